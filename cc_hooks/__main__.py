@@ -1,0 +1,3 @@
+from cc_hooks.cli import main
+
+raise SystemExit(main())

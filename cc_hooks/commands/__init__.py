@@ -1,0 +1,1 @@
+"""One module per CLI verb; the module name is the verb (``_`` becomes ``-``)."""

@@ -1,0 +1,123 @@
+"""Project configuration: an optional, tracked ``.cc-hooks.toml`` at the repo root.
+
+Every field has a default, so a repo without the file works. Unknown keys are
+kept (a newer cc-hooks may write keys an older one does not know) but reported
+by ``doctor``; a file that does not parse is an error the caller turns into a
+finding (hooks fall back to defaults and say so).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any, Literal, Optional
+
+from pydantic import BaseModel, ConfigDict, Field
+
+CONFIG_NAME = ".cc-hooks.toml"
+DEFAULT_FIX_SUBJECT = r"^(fix|bugfix|hotfix)(\([^)]*\))?!?(:|\s|$)"
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+
+class RecordConfig(_Section):
+    """Where the stores live, relative to the repo root."""
+
+    symptoms: str = "SYMPTOMS.md"
+    decisions: str = "DECISIONS.md"
+    questions: str = "COLDSTART_QUESTIONS.md"
+    default_dashboard: str = "next_steps.md"
+
+
+class TrailersConfig(_Section):
+    """Which commits are fix commits (and so need a ``Symptom:`` trailer)."""
+
+    fix_subject_pattern: str = Field(
+        default=DEFAULT_FIX_SUBJECT,
+        description="Case-insensitive regex on the subject line.",
+    )
+    touching_symptoms_is_fix: bool = Field(
+        default=True, description="A commit that touches SYMPTOMS.md is a fix commit too."
+    )
+
+
+class HooksConfig(_Section):
+    precompact_policy: Literal["warn", "block-manual"] = Field(
+        default="warn",
+        description="`warn` never blocks; `block-manual` blocks a manual /compact while checks FAIL.",
+    )
+    report_sources: list[str] = Field(
+        default_factory=lambda: ["compact", "resume", "startup", "clear", "fork"],
+        description="SessionStart sources that get the rehydration report.",
+    )
+    budget_chars: int = Field(default=6_000, ge=500, le=9_500, description="Max characters of hook output.")
+    pre_compact_seconds: float = Field(default=10.0, gt=0, le=120)
+    session_start_seconds: float = Field(default=5.0, gt=0, le=60)
+    post_compact_seconds: float = Field(default=5.0, gt=0, le=60)
+    user_prompt_submit_seconds: float = Field(default=1.0, gt=0, le=30)
+
+
+class ProbeConfig(_Section):
+    """A command that verifies an external-state claim; runs only once trusted."""
+
+    argv: list[str]
+    timeout: float = Field(default=10.0, gt=0, le=300)
+    expect: Optional[str] = Field(default=None, description="Substring stdout must contain; else exit 0 suffices.")
+
+
+class GuardConfig(_Section):
+    argv: list[str]
+    timeout: float = Field(default=60.0, gt=0, le=3600)
+    symptom: Optional[str] = None
+
+
+class Config(_Section):
+    record: RecordConfig = Field(default_factory=RecordConfig)
+    trailers: TrailersConfig = Field(default_factory=TrailersConfig)
+    hooks: HooksConfig = Field(default_factory=HooksConfig)
+    probes: dict[str, ProbeConfig] = Field(default_factory=dict)
+    guards: dict[str, GuardConfig] = Field(default_factory=dict)
+
+
+class ConfigError(Exception):
+    """The config file exists but cannot be used; the message says where and why."""
+
+
+def _toml_loads(text: str) -> dict[str, Any]:
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - exercised on 3.10 only
+        import tomli as tomllib
+    return tomllib.loads(text)
+
+
+def load_config(repo_root: str | Path | None) -> Config:
+    """The repo's config, or defaults when there is no file. Raises ConfigError."""
+    if repo_root is None:
+        return Config()
+    path = Path(repo_root) / CONFIG_NAME
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        return Config()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read ({exc})") from exc
+    try:
+        data = _toml_loads(text)
+    except Exception as exc:  # tomllib.TOMLDecodeError, or tomli's
+        raise ConfigError(f"{path}: not valid TOML ({exc})") from exc
+    try:
+        return Config.model_validate(data)
+    except Exception as exc:  # pydantic.ValidationError
+        first = str(exc).splitlines()
+        raise ConfigError(f"{path}: invalid ({'; '.join(first[:3])})") from exc
+
+
+def load_config_or_default(repo_root: str | Path | None) -> tuple[Config, Optional[str]]:
+    """For hooks: never raise; return defaults and the problem, if any."""
+    try:
+        return load_config(repo_root), None
+    except ConfigError as exc:
+        return Config(), str(exc)

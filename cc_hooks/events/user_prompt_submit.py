@@ -1,0 +1,45 @@
+"""UserPromptSubmit: deliver, once, what an earlier hook queued for this session.
+
+Runs on every prompt, so the common case (nothing queued) is a stat() after
+Python starts: no pydantic, no git, no config.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from cc_hooks.runtime import SILENT, HookContext
+
+
+def quick(payload: dict, cwd: Path):
+    from cc_hooks.state import STATE_DIR_NAME, find_common_dir, pending_path
+
+    session_id = payload.get("session_id")
+    if not isinstance(session_id, str) or not session_id:
+        return SILENT
+    common = find_common_dir(cwd)
+    if common is None or not pending_path(common / STATE_DIR_NAME, session_id).exists():
+        return SILENT
+    return None  # something is queued: take the full path
+
+
+def handle(ctx: HookContext):
+    from cc_hooks.config import load_config_or_default
+    from cc_hooks.protocol import user_prompt_submit_output
+    from cc_hooks.state import take_pending
+
+    directory = ctx.state_dir()
+    if directory is None:
+        return None
+    pending = take_pending(directory, ctx.session_id)
+    if not isinstance(pending, dict):
+        return None
+    texts = [item["text"] for item in pending.get("items", []) if isinstance(item, dict) and isinstance(item.get("text"), str)]
+    if not texts:
+        return None
+    config, _ = load_config_or_default(ctx.repo_root())
+    return user_prompt_submit_output("\n\n".join(texts), config.hooks.budget_chars)
+
+
+def on_timeout(ctx: HookContext):
+    return None

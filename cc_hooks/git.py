@@ -1,0 +1,128 @@
+"""The thin layer over git that everything else uses.
+
+Two doors: ``open_repo`` gives a GitPython ``Repo`` for commands that walk
+history; ``run_git`` runs one git process (argv, never a shell) with a timeout,
+for the batched plumbing calls the hooks make (``cat-file --batch-check``,
+``for-each-ref``, ``log``). GitPython is imported only when a Repo is opened.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Optional
+
+from cc_hooks.state import find_git_dir
+
+GIT_ENV = {"LC_ALL": "C", "GIT_OPTIONAL_LOCKS": "0", "GIT_TERMINAL_PROMPT": "0", "GIT_PAGER": "cat"}
+
+
+class GitError(Exception):
+    """git is missing, failed, or took too long; the message says which."""
+
+
+class GitTimeout(GitError):
+    pass
+
+
+def git_available() -> bool:
+    return shutil.which("git") is not None
+
+
+def work_tree_root(path: str | os.PathLike) -> Optional[Path]:
+    """The top of the work tree containing ``path``, found without spawning git."""
+    start = Path(os.path.abspath(path))
+    for directory in (start, *start.parents):
+        if (directory / ".git").exists():
+            return directory
+    return None
+
+
+def run_git(
+    root: str | os.PathLike,
+    *args: str,
+    input: Optional[str] = None,
+    timeout: Optional[float] = 30.0,
+    check: bool = True,
+) -> str:
+    """stdout of ``git -C root args...``; raises GitError on failure when ``check``."""
+    if not git_available():
+        raise GitError("git is not installed (not found on PATH)")
+    env = {**os.environ, **GIT_ENV}
+    try:
+        proc = subprocess.run(
+            ["git", "-C", str(root), *args],
+            input=input,
+            capture_output=True,
+            text=True,
+            encoding="utf-8",
+            errors="replace",
+            timeout=timeout,
+            env=env,
+        )
+    except subprocess.TimeoutExpired as exc:
+        raise GitTimeout(f"git {args[0] if args else ''} took longer than {timeout:.1f}s") from exc
+    except OSError as exc:
+        raise GitError(f"cannot run git: {exc}") from exc
+    if check and proc.returncode != 0:
+        message = (proc.stderr or proc.stdout).strip().splitlines()
+        raise GitError(f"git {' '.join(args[:2])} failed: {message[0] if message else f'exit {proc.returncode}'}")
+    return proc.stdout
+
+
+def open_repo(path: str | os.PathLike):
+    """A GitPython Repo for the repository containing ``path``; GitError if none."""
+    import git  # lazy: GitPython costs ~100 ms to import
+
+    try:
+        return git.Repo(path, search_parent_directories=True)
+    except (git.InvalidGitRepositoryError, git.NoSuchPathError) as exc:
+        raise GitError(f"{path} is not inside a git repository") from exc
+    except git.GitCommandNotFound as exc:
+        raise GitError("git is not installed (not found on PATH)") from exc
+
+
+@dataclass(frozen=True)
+class Head:
+    branch: Optional[str]  # None when detached
+    sha: Optional[str]  # None before the first commit
+
+
+def head(root: str | os.PathLike, timeout: float = 10.0) -> Head:
+    out = run_git(root, "rev-parse", "HEAD", "--abbrev-ref", "HEAD", check=False, timeout=timeout)
+    lines = out.split()
+    if len(lines) == 2:
+        branch = None if lines[1] == "HEAD" else lines[1]
+        return Head(branch, lines[0])
+    branch = run_git(root, "symbolic-ref", "-q", "--short", "HEAD", check=False, timeout=timeout).strip()
+    return Head(branch or None, None)
+
+
+def object_types(root: str | os.PathLike, names: Iterable[str], timeout: float = 10.0) -> dict[str, Optional[str]]:
+    """One ``cat-file --batch-check`` for all names: name -> (full sha, type) or None if missing."""
+    names = list(dict.fromkeys(n for n in names if n and "\n" not in n))
+    if not names:
+        return {}
+    out = run_git(root, "cat-file", "--batch-check=%(objectname) %(objecttype)", input="\n".join(names) + "\n", timeout=timeout)
+    result: dict[str, Optional[str]] = {}
+    for name, line in zip(names, out.splitlines()):
+        parts = line.split()
+        result[name] = None if line.endswith(" missing") or line.endswith(" ambiguous") or len(parts) != 2 else line
+    return result
+
+
+def tracked_files(root: str | os.PathLike, timeout: float = 10.0) -> set[str]:
+    out = run_git(root, "ls-files", "-z", timeout=timeout)
+    return {p for p in out.split("\0") if p}
+
+
+def ignored(root: str | os.PathLike, paths: Iterable[str], timeout: float = 10.0) -> set[str]:
+    """The subset of ``paths`` that .gitignore rules ignore (one process)."""
+    paths = [p for p in paths if p and "\0" not in p]
+    if not paths:
+        return set()
+    out = run_git(root, "check-ignore", "-z", "--no-index", "--stdin", input="\0".join(paths) + "\0", check=False, timeout=timeout)
+    return {p for p in out.split("\0") if p}

@@ -1,0 +1,198 @@
+"""The fail-open hook runtime: read one event, dispatch, answer within a budget.
+
+Whatever happens (bad JSON, an exception, a hanging git), the process exits 0
+with at most one line on stderr, never a traceback, and the failure goes to the
+hook log in the state directory. The only deliberate non-zero exit is
+PreCompact's exit 2, which blocks a manual compaction by policy.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Optional
+
+MAX_STDIN_BYTES = 16 * 1024 * 1024
+GRACE_SECONDS = 0.5
+
+EVENT_MODULES = {
+    "PreCompact": "pre_compact",
+    "PostCompact": "post_compact",
+    "SessionStart": "session_start",
+    "UserPromptSubmit": "user_prompt_submit",
+}
+DEFAULT_SECONDS = {"PreCompact": 10.0, "SessionStart": 5.0, "PostCompact": 5.0, "UserPromptSubmit": 1.0}
+
+
+@dataclass
+class HookResult:
+    """What the hook process prints and how it exits."""
+
+    stdout: str = ""
+    stderr: str = ""
+    exit_code: int = 0
+
+
+SILENT = HookResult()
+
+
+class Deadline:
+    """A point in time that work must finish by; git calls take ``timeout()``."""
+
+    def __init__(self, seconds: float):
+        self.seconds = seconds
+        self.end = time.monotonic() + seconds
+
+    def remaining(self) -> float:
+        return max(0.0, self.end - time.monotonic())
+
+    def expired(self) -> bool:
+        return self.remaining() <= 0.0
+
+    def timeout(self, cap: float = 30.0) -> float:
+        return max(0.05, min(cap, self.remaining()))
+
+    def reset(self, seconds: float) -> None:
+        """Re-anchor to ``seconds`` from the start (used once config is read)."""
+        self.end = self.end - self.seconds + seconds
+        self.seconds = seconds
+
+
+@dataclass
+class HookContext:
+    """What a handler gets: the raw payload, where it runs, and its deadline."""
+
+    event: str
+    payload: dict[str, Any]
+    cwd: Path
+    deadline: Deadline
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def session_id(self) -> str:
+        value = self.payload.get("session_id")
+        return value if isinstance(value, str) else ""
+
+    def state_dir(self, create: bool = False) -> Optional[Path]:
+        from cc_hooks.state import state_dir
+
+        try:
+            return state_dir(self.cwd, create=create)
+        except OSError as exc:
+            self.log("warning", f"state directory unavailable: {exc}")
+            return None
+
+    def repo_root(self) -> Optional[Path]:
+        from cc_hooks.git import work_tree_root
+
+        return work_tree_root(self.cwd)
+
+    def log(self, level: str, message: str) -> None:
+        from cc_hooks.state import log_event
+
+        log_event(self.cwd, level, self.event, message)
+
+
+def read_payload(stream) -> dict[str, Any]:
+    raw = stream.read(MAX_STDIN_BYTES + 1)
+    if len(raw) > MAX_STDIN_BYTES:
+        raise HookInputError(f"stdin larger than {MAX_STDIN_BYTES // (1024 * 1024)} MiB; ignored")
+    if not raw.strip():
+        raise HookInputError("empty stdin; expected one JSON object")
+    try:
+        data = json.loads(raw.decode("utf-8", errors="replace"))
+    except (ValueError, RecursionError) as exc:
+        raise HookInputError(f"stdin is not valid JSON ({str(exc)[:80]})") from None
+    if not isinstance(data, dict):
+        raise HookInputError(f"stdin is JSON {type(data).__name__}, expected an object")
+    return data
+
+
+class HookInputError(Exception):
+    pass
+
+
+def _cwd_of(payload: dict[str, Any]) -> Path:
+    cwd = payload.get("cwd")
+    if isinstance(cwd, str) and cwd and "\0" not in cwd and os.path.isdir(cwd):
+        return Path(cwd)
+    return Path(os.getcwd())
+
+
+def run_hook(stdin, stdout, stderr) -> int:
+    event = "?"
+    cwd: Optional[Path] = None
+    try:
+        payload = read_payload(stdin)
+        event = str(payload.get("hook_event_name"))
+        module_name = EVENT_MODULES.get(event)
+        if module_name is None:
+            return 0  # not ours: stay silent
+        cwd = _cwd_of(payload)
+        module = importlib.import_module(f"cc_hooks.events.{module_name}")
+        quick: Optional[Callable] = getattr(module, "quick", None)
+        if quick is not None:
+            result = quick(payload, cwd)
+            if result is not None:
+                return _emit(result, stdout, stderr)
+        ctx = HookContext(event, payload, cwd, Deadline(DEFAULT_SECONDS[event]))
+        return _emit(_run_with_budget(module, ctx), stdout, stderr)
+    except HookInputError as exc:
+        return _fail_open(cwd, event, str(exc), stderr)
+    except Exception as exc:  # fail open: never break the session
+        return _fail_open(cwd, event, f"{type(exc).__name__}: {exc}", stderr)
+
+
+def _run_with_budget(module, ctx: HookContext):
+    box: dict[str, Any] = {}
+
+    def work() -> None:
+        try:
+            box["result"] = module.handle(ctx)
+        except BaseException as exc:  # reported by the caller
+            box["error"] = exc
+
+    thread = threading.Thread(target=work, name=f"cc-hooks-{ctx.event}", daemon=True)
+    thread.start()
+    # The handler may re-anchor the deadline once it has read the config.
+    while thread.is_alive() and time.monotonic() < ctx.deadline.end + GRACE_SECONDS:
+        thread.join(timeout=0.05)
+    if thread.is_alive():
+        ctx.log("error", f"handler did not finish within its {ctx.deadline.seconds:g}s budget")
+        return module.on_timeout(ctx)
+    if "error" in box:
+        raise box["error"]
+    return box.get("result")
+
+
+def _emit(result, stdout, stderr) -> int:
+    if result is None:
+        return 0
+    if result.stdout:
+        stdout.write(result.stdout)
+        if not result.stdout.endswith("\n"):
+            stdout.write("\n")
+        stdout.flush()
+    if result.stderr:
+        stderr.write(result.stderr if result.stderr.endswith("\n") else result.stderr + "\n")
+        stderr.flush()
+    return result.exit_code if result.exit_code == 2 else 0
+
+
+def _fail_open(cwd: Optional[Path], event: str, message: str, stderr) -> int:
+    line = " ".join(message.split())[:300]
+    try:
+        stderr.write(f"cc-hooks: {event} hook skipped: {line}\n")
+        stderr.flush()
+    except Exception:
+        pass
+    from cc_hooks.state import log_event
+
+    log_event(cwd or os.getcwd(), "error", event, line)
+    return 0

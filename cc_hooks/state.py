@@ -1,0 +1,181 @@
+"""The tool's own state: ``$(git rev-parse --git-common-dir)/cc-hooks/``.
+
+Located without spawning git (this runs on every prompt): walk up from the
+working directory to the first ``.git`` (a directory, or a file pointing at a
+linked worktree's or submodule's git dir), then follow ``commondir``. Linked
+worktrees therefore share one state directory. Outside a repository there is
+no state directory and nothing is written.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+
+STATE_DIR_NAME = "cc-hooks"
+LOG_NAME = "hook.log"
+LOG_MAX_BYTES = 256 * 1024
+
+
+def find_git_dir(start: str | os.PathLike) -> Path | None:
+    """The git dir of the repository containing ``start`` (worktree-specific)."""
+    path = Path(os.path.abspath(start))
+    for directory in (path, *path.parents):
+        dot_git = directory / ".git"
+        if dot_git.is_dir():
+            return dot_git
+        if dot_git.is_file():
+            try:
+                text = dot_git.read_text(encoding="utf-8", errors="replace").strip()
+            except OSError:
+                return None
+            if text.startswith("gitdir:"):
+                target = Path(text[len("gitdir:") :].strip())
+                return target if target.is_absolute() else (directory / target).resolve()
+            return None
+        if _looks_like_git_dir(directory):
+            return directory
+    return None
+
+
+def _looks_like_git_dir(directory: Path) -> bool:
+    return (directory / "HEAD").is_file() and (directory / "objects").is_dir() and (directory / "refs").is_dir()
+
+
+def find_common_dir(start: str | os.PathLike) -> Path | None:
+    git_dir = find_git_dir(start)
+    if git_dir is None:
+        return None
+    commondir = git_dir / "commondir"
+    if commondir.is_file():
+        try:
+            rel = commondir.read_text(encoding="utf-8").strip()
+        except OSError:
+            return git_dir
+        common = Path(rel)
+        return common if common.is_absolute() else (git_dir / common).resolve()
+    return git_dir
+
+
+def state_dir(start: str | os.PathLike, create: bool = False) -> Path | None:
+    common = find_common_dir(start)
+    if common is None:
+        return None
+    directory = common / STATE_DIR_NAME
+    if create:
+        directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+    return directory
+
+
+def log_event(start: str | os.PathLike | None, level: str, event: str, message: str) -> None:
+    """Append one JSON line to the hook log; never raises (the log is best effort)."""
+    try:
+        directory = state_dir(start or os.getcwd(), create=True)
+        if directory is None:
+            return
+        path = directory / LOG_NAME
+        line = json.dumps(
+            {"ts": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "level": level, "event": event, "message": message},
+            ensure_ascii=False,
+        )
+        _rotate_if_big(path)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        try:
+            os.write(fd, (line + "\n").encode("utf-8"))
+        finally:
+            os.close(fd)
+    except Exception:
+        pass
+
+
+def _rotate_if_big(path: Path) -> None:
+    try:
+        if path.stat().st_size > LOG_MAX_BYTES:
+            os.replace(path, path.with_suffix(".log.1"))
+    except FileNotFoundError:
+        pass
+
+
+def read_log(start: str | os.PathLike, limit: int = 20) -> list[dict]:
+    directory = state_dir(start)
+    if directory is None:
+        return []
+    path = directory / LOG_NAME
+    try:
+        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return []
+    entries = []
+    for line in lines[-limit:]:
+        try:
+            entries.append(json.loads(line))
+        except ValueError:
+            continue
+    return entries
+
+
+def state_key(session_id: str) -> str:
+    """A file-name-safe key for a session id (ids are UUIDs, but never trust input)."""
+    safe = "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in session_id)[:128]
+    return safe or "unknown-session"
+
+
+# --- the layout of the state directory -------------------------------------
+# hook.log                               failures and notes, one JSON object a line
+# checkpoints/<session>/<key>.json       what PreCompact found (key: prompt_id or time)
+# summaries/<session>/<stamp>.json       PostCompact's capture of the harness summary (+ audit)
+# pending/<session>.json                 context for the next UserPromptSubmit of that session
+
+
+def write_json(path: Path, data: object) -> None:
+    """Atomically write private JSON state (0600), creating parent directories."""
+    from cc_hooks.fsutil import atomic_write_text
+
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    atomic_write_text(path, json.dumps(data, ensure_ascii=False, indent=1, default=str) + "\n", mode=0o600)
+
+
+def read_json(path: Path) -> object | None:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+def stamp() -> str:
+    """A sortable, file-name-safe UTC time stamp with microseconds."""
+    now = time.time()
+    return time.strftime("%Y%m%dT%H%M%S", time.gmtime(now)) + f"{int((now % 1) * 1e6):06d}Z"
+
+
+def pending_path(directory: Path, session_id: str) -> Path:
+    return directory / "pending" / f"{state_key(session_id)}.json"
+
+
+def take_pending(directory: Path, session_id: str) -> object | None:
+    """Claim and remove the pending delivery of a session: exactly once, even when
+    several hook processes race (only one ``rename`` of the file can succeed)."""
+    source = pending_path(directory, session_id)
+    claimed = source.with_name(f"{source.name}.taken-{os.getpid()}")
+    try:
+        os.rename(source, claimed)
+    except OSError:
+        return None
+    try:
+        return read_json(claimed)
+    finally:
+        try:
+            os.unlink(claimed)
+        except OSError:
+            pass
+
+
+def add_pending(directory: Path, session_id: str, item: dict) -> None:
+    """Queue ``item`` for the next prompt of the session (merged with what is queued)."""
+    path = pending_path(directory, session_id)
+    existing = read_json(path)
+    items = existing.get("items", []) if isinstance(existing, dict) else []
+    items.append(item)
+    write_json(path, {"session_id": session_id, "items": items})
