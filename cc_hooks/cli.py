@@ -7,15 +7,14 @@ Each verb module exposes ``HELP`` (one line), ``add_arguments(parser)`` and
 
 from __future__ import annotations
 
-import argparse
-import importlib
-import pkgutil
 import sys
 
 from cc_hooks import __version__
 
 
 def verb_names() -> list[str]:
+    import pkgutil
+
     import cc_hooks.commands as pkg
 
     names = [m.name for m in pkgutil.iter_modules(pkg.__path__) if not m.name.startswith("_")]
@@ -23,10 +22,14 @@ def verb_names() -> list[str]:
 
 
 def load_verb(name: str):
+    import importlib
+
     return importlib.import_module(f"cc_hooks.commands.{name.replace('-', '_')}")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser():
+    import argparse
+
     parser = argparse.ArgumentParser(
         prog="cc-hooks",
         description="Claude Code hooks that keep a verified record across context compaction.",

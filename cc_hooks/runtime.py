@@ -8,15 +8,13 @@ PreCompact's exit 2, which blocks a manual compaction by policy.
 
 from __future__ import annotations
 
-import importlib
 import json
 import os
-import sys
-import threading
 import time
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 MAX_STDIN_BYTES = 16 * 1024 * 1024
 GRACE_SECONDS = 0.5
@@ -30,13 +28,16 @@ EVENT_MODULES = {
 DEFAULT_SECONDS = {"PreCompact": 10.0, "SessionStart": 5.0, "PostCompact": 5.0, "UserPromptSubmit": 1.0}
 
 
-@dataclass
 class HookResult:
     """What the hook process prints and how it exits."""
 
-    stdout: str = ""
-    stderr: str = ""
-    exit_code: int = 0
+    __slots__ = ("stdout", "stderr", "exit_code")
+
+    def __init__(self, stdout: str = "", stderr: str = "", exit_code: int = 0):
+        self.stdout, self.stderr, self.exit_code = stdout, stderr, exit_code
+
+    def __repr__(self) -> str:
+        return f"HookResult(stdout={self.stdout!r}, stderr={self.stderr!r}, exit_code={self.exit_code})"
 
 
 SILENT = HookResult()
@@ -64,15 +65,11 @@ class Deadline:
         self.seconds = seconds
 
 
-@dataclass
 class HookContext:
     """What a handler gets: the raw payload, where it runs, and its deadline."""
 
-    event: str
-    payload: dict[str, Any]
-    cwd: Path
-    deadline: Deadline
-    notes: list[str] = field(default_factory=list)
+    def __init__(self, event: str, payload: dict[str, Any], cwd: Path, deadline: Deadline):
+        self.event, self.payload, self.cwd, self.deadline = event, payload, cwd, deadline
 
     @property
     def session_id(self) -> str:
@@ -118,16 +115,16 @@ class HookInputError(Exception):
     pass
 
 
-def _cwd_of(payload: dict[str, Any]) -> Path:
+def _cwd_of(payload: dict[str, Any]) -> str:
     cwd = payload.get("cwd")
     if isinstance(cwd, str) and cwd and "\0" not in cwd and os.path.isdir(cwd):
-        return Path(cwd)
-    return Path(os.getcwd())
+        return cwd
+    return os.getcwd()
 
 
 def run_hook(stdin, stdout, stderr) -> int:
     event = "?"
-    cwd: Optional[Path] = None
+    cwd: Optional[str] = None
     try:
         payload = read_payload(stdin)
         event = str(payload.get("hook_event_name"))
@@ -135,13 +132,17 @@ def run_hook(stdin, stdout, stderr) -> int:
         if module_name is None:
             return 0  # not ours: stay silent
         cwd = _cwd_of(payload)
+        import importlib
+
         module = importlib.import_module(f"cc_hooks.events.{module_name}")
         quick: Optional[Callable] = getattr(module, "quick", None)
         if quick is not None:
             result = quick(payload, cwd)
             if result is not None:
                 return _emit(result, stdout, stderr)
-        ctx = HookContext(event, payload, cwd, Deadline(DEFAULT_SECONDS[event]))
+        from pathlib import Path
+
+        ctx = HookContext(event, payload, Path(cwd), Deadline(DEFAULT_SECONDS[event]))
         return _emit(_run_with_budget(module, ctx), stdout, stderr)
     except HookInputError as exc:
         return _fail_open(cwd, event, str(exc), stderr)
@@ -150,6 +151,8 @@ def run_hook(stdin, stdout, stderr) -> int:
 
 
 def _run_with_budget(module, ctx: HookContext):
+    import threading
+
     box: dict[str, Any] = {}
 
     def work() -> None:
@@ -185,7 +188,7 @@ def _emit(result, stdout, stderr) -> int:
     return result.exit_code if result.exit_code == 2 else 0
 
 
-def _fail_open(cwd: Optional[Path], event: str, message: str, stderr) -> int:
+def _fail_open(cwd: Optional[str], event: str, message: str, stderr) -> int:
     line = " ".join(message.split())[:300]
     try:
         stderr.write(f"cc-hooks: {event} hook skipped: {line}\n")

@@ -12,51 +12,76 @@ from __future__ import annotations
 import json
 import os
 import time
-from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 STATE_DIR_NAME = "cc-hooks"
 LOG_NAME = "hook.log"
 LOG_MAX_BYTES = 256 * 1024
 
 
-def find_git_dir(start: str | os.PathLike) -> Path | None:
-    """The git dir of the repository containing ``start`` (worktree-specific)."""
-    path = Path(os.path.abspath(start))
-    for directory in (path, *path.parents):
-        dot_git = directory / ".git"
-        if dot_git.is_dir():
+def git_dir_path(start: str) -> str | None:
+    """The git dir of the repository containing ``start`` (worktree-specific).
+
+    Plain ``os.path`` on purpose: this runs on every prompt, and pathlib's import
+    alone costs more than the walk."""
+    directory = os.path.abspath(start)
+    while True:
+        dot_git = os.path.join(directory, ".git")
+        if os.path.isdir(dot_git):
             return dot_git
-        if dot_git.is_file():
+        if os.path.isfile(dot_git):
             try:
-                text = dot_git.read_text(encoding="utf-8", errors="replace").strip()
+                with open(dot_git, encoding="utf-8", errors="replace") as handle:
+                    text = handle.read().strip()
             except OSError:
                 return None
-            if text.startswith("gitdir:"):
-                target = Path(text[len("gitdir:") :].strip())
-                return target if target.is_absolute() else (directory / target).resolve()
-            return None
+            if not text.startswith("gitdir:"):
+                return None
+            return os.path.normpath(os.path.join(directory, text[len("gitdir:") :].strip()))
         if _looks_like_git_dir(directory):
             return directory
-    return None
+        parent = os.path.dirname(directory)
+        if parent == directory:
+            return None
+        directory = parent
 
 
-def _looks_like_git_dir(directory: Path) -> bool:
-    return (directory / "HEAD").is_file() and (directory / "objects").is_dir() and (directory / "refs").is_dir()
+def _looks_like_git_dir(directory: str) -> bool:
+    return (
+        os.path.isfile(os.path.join(directory, "HEAD"))
+        and os.path.isdir(os.path.join(directory, "objects"))
+        and os.path.isdir(os.path.join(directory, "refs"))
+    )
+
+
+def common_dir_path(start: str) -> str | None:
+    """The git common dir (shared by all linked worktrees) of ``start``'s repository."""
+    git_dir = git_dir_path(start)
+    if git_dir is None:
+        return None
+    try:
+        with open(os.path.join(git_dir, "commondir"), encoding="utf-8") as handle:
+            rel = handle.read().strip()
+    except OSError:
+        return git_dir
+    return os.path.normpath(os.path.join(git_dir, rel))
+
+
+def find_git_dir(start: str | os.PathLike) -> Path | None:
+    from pathlib import Path
+
+    found = git_dir_path(os.fspath(start))
+    return Path(found) if found else None
 
 
 def find_common_dir(start: str | os.PathLike) -> Path | None:
-    git_dir = find_git_dir(start)
-    if git_dir is None:
-        return None
-    commondir = git_dir / "commondir"
-    if commondir.is_file():
-        try:
-            rel = commondir.read_text(encoding="utf-8").strip()
-        except OSError:
-            return git_dir
-        common = Path(rel)
-        return common if common.is_absolute() else (git_dir / common).resolve()
-    return git_dir
+    from pathlib import Path
+
+    found = common_dir_path(os.fspath(start))
+    return Path(found) if found else None
 
 
 def state_dir(start: str | os.PathLike, create: bool = False) -> Path | None:
@@ -75,7 +100,7 @@ def log_event(start: str | os.PathLike | None, level: str, event: str, message: 
         directory = state_dir(start or os.getcwd(), create=True)
         if directory is None:
             return
-        path = directory / LOG_NAME
+        path = os.path.join(directory, LOG_NAME)
         line = json.dumps(
             {"ts": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "level": level, "event": event, "message": message},
             ensure_ascii=False,
@@ -90,10 +115,10 @@ def log_event(start: str | os.PathLike | None, level: str, event: str, message: 
         pass
 
 
-def _rotate_if_big(path: Path) -> None:
+def _rotate_if_big(path: str) -> None:
     try:
-        if path.stat().st_size > LOG_MAX_BYTES:
-            os.replace(path, path.with_suffix(".log.1"))
+        if os.stat(path).st_size > LOG_MAX_BYTES:
+            os.replace(path, path + ".1")
     except FileNotFoundError:
         pass
 
@@ -151,7 +176,14 @@ def stamp() -> str:
 
 
 def pending_path(directory: Path, session_id: str) -> Path:
-    return directory / "pending" / f"{state_key(session_id)}.json"
+    from pathlib import Path
+
+    return Path(directory) / "pending" / f"{state_key(session_id)}.json"
+
+
+def has_pending(common_dir: str, session_id: str) -> bool:
+    """The hot-path check of UserPromptSubmit: one stat, no pathlib."""
+    return os.path.exists(os.path.join(common_dir, STATE_DIR_NAME, "pending", f"{state_key(session_id)}.json"))
 
 
 def take_pending(directory: Path, session_id: str) -> object | None:

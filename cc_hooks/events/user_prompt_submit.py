@@ -6,19 +6,17 @@ Python starts: no pydantic, no git, no config.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from cc_hooks.runtime import SILENT, HookContext
 
 
-def quick(payload: dict, cwd: Path):
-    from cc_hooks.state import STATE_DIR_NAME, find_common_dir, pending_path
+def quick(payload: dict, cwd: str):
+    from cc_hooks.state import common_dir_path, has_pending
 
     session_id = payload.get("session_id")
     if not isinstance(session_id, str) or not session_id:
         return SILENT
-    common = find_common_dir(cwd)
-    if common is None or not pending_path(common / STATE_DIR_NAME, session_id).exists():
+    common = common_dir_path(cwd)
+    if common is None or not has_pending(common, session_id):
         return SILENT
     return None  # something is queued: take the full path
 
