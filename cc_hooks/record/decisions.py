@@ -1,0 +1,268 @@
+"""DECISIONS.md: parse into models, validate per entry and line.
+
+Format (methodology §3.2)::
+
+    ## <YYYY-MM-DD> — <decision title>
+    **Decision**: <what was decided>
+    **Context**: <the forces at play>
+    **Rejected alternatives**:
+    - <alternative> — rejected because <reason>
+    **Consequences**: <what this commits us to>
+    **Amends**: <date or #anchor of an earlier decision, if any>
+
+Never raises on bad input; unknown labels and sections are kept (``extra``).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import Optional
+
+from pydantic import BaseModel
+
+from cc_hooks.record.findings import Finding, finding
+from cc_hooks.record.ledger import Extra, Part, read_ledger, trim_end
+from cc_hooks.record.markdown import DATE_RE, Document, Section, is_iso_date, match_bullet, match_label, split_dash
+
+RULES = {
+    "decision-heading": "an entry heading is not `## YYYY-MM-DD — <title>`",
+    "decision-no-title": "an entry heading has a date but no title",
+    "date-invalid": "a date is not a real YYYY-MM-DD date",
+    "decision-no-decision": "an entry lacks **Decision**",
+    "decision-no-context": "an entry lacks **Context**",
+    "decision-no-rejected": "an entry lists no rejected alternatives",
+    "decision-no-consequences": "an entry lacks **Consequences**",
+    "rejected-no-reason": "a rejected alternative lacks `— rejected because <reason>`",
+    "decision-order": "an entry is dated before the entry above it (warning)",
+    "amends-unresolved": "**Amends** names no date/anchor of an entry in this file (warning)",
+    "duplicate-heading": "two entries share a heading (GitHub anchors become -1, -2)",
+    "file-missing": "the ledger does not exist (warning)",
+    "file-unreadable": "the ledger cannot be read",
+}
+
+REQUIRED = ("decision", "context", "consequences")
+_FIELD_KEYS = {
+    "decision": "decision",
+    "context": "context",
+    "rejected alternatives": "rejected",
+    "rejected alternative": "rejected",
+    "alternatives rejected": "rejected",
+    "rejected": "rejected",
+    "consequences": "consequences",
+    "consequence": "consequences",
+    "amends": "amends",
+}
+_HEADING_RE = re.compile(r"^(\d{4}-\d{1,2}-\d{1,2})(?:\s*(?:—|–|--|:)\s*|\s+-\s+|\s*$)(.*)$")
+_ANCHOR_RE = re.compile(r"#([\w-]+)")
+_NO_AMENDS = {"", "none", "n/a", "na", "-", "—", "–", "nothing", "no"}
+
+
+class Rejected(BaseModel):
+    alternative: str
+    reason: Optional[str] = None
+    text: str
+    line: int
+
+
+class Decision(BaseModel):
+    date: Optional[str] = None  # as written; valid only if no date-invalid finding
+    title: str
+    heading: str
+    slug: str
+    start: int
+    end: int
+    decision: Optional[str] = None
+    context: Optional[str] = None
+    rejected: list[Rejected] = []
+    rejected_note: Optional[str] = None  # inline text after the label, e.g. "none"
+    consequences: Optional[str] = None
+    amends: Optional[str] = None
+    extra: list[Extra] = []
+    field_lines: dict[str, int] = {}  # field key -> line of its label
+
+
+class DecisionsFile(BaseModel):
+    path: str
+    title: Optional[str] = None
+    preamble_end: int
+    entries: list[Decision] = []
+    findings: list[Finding] = []
+
+    def entry(self, slug: str) -> Optional[Decision]:
+        return next((e for e in self.entries if e.slug == slug), None)
+
+
+class _Builder:
+    def __init__(self, path: str, section: Section, heading_at: dict) -> None:
+        self.path = path
+        self.section = section
+        self.heading_at = heading_at
+        self.slug = section.heading.slug
+        self.findings: list[Finding] = []
+        self.fields: dict[str, Part] = {}
+        self.rejected: list[Part] = []
+        self.extra: list[Part] = []
+        self.in_rejected = False
+        self.target: Optional[Part] = None
+
+    def flag(self, line: Optional[int], rule: str, message: str, severity: str = "error") -> None:
+        self.findings.append(finding(self.path, line, rule, message, self.slug, severity))
+
+    def feed(self, number: int, line: str, hidden: bool) -> None:
+        heading = None if hidden else self.heading_at.get(number)
+        if heading is not None and heading.level <= 3:
+            self.in_rejected = False
+            self.target = Part(heading.text, number)
+            self.extra.append(self.target)
+            return
+        label = None if hidden else match_label(line)
+        if label is not None and (label.key in _FIELD_KEYS or label.colon):
+            self._label(number, label)
+            return
+        if self.in_rejected and not hidden:
+            bullet = match_bullet(line)
+            if bullet is not None and bullet[0] < 2:
+                self.target = Part("", number, bullet[1])
+                self.rejected.append(self.target)
+                return
+            if line and not line[0].isspace():
+                self.in_rejected, self.target = False, None
+        if self.target is not None:
+            self.target.lines.append(line)
+        elif line.strip():
+            self.target = Part("", number, line)
+            self.extra.append(self.target)
+
+    def _label(self, number: int, label) -> None:
+        key = _FIELD_KEYS.get(label.key)
+        self.in_rejected = key == "rejected"
+        self.target = Part(label.name, number, label.value)
+        if key is None:
+            self.extra.append(self.target)
+        elif key == "rejected" and "rejected because" in label.value.lower():
+            self.rejected.append(self.target)  # one alternative inline
+            self.fields[key] = Part(label.name, number)
+        else:
+            self.fields[key] = self.target
+
+    def build(self) -> Decision:
+        section, heading = self.section, self.section.heading
+        date, title = self._heading(heading)
+        values = {key: part.text() for key, part in self.fields.items() if key != "rejected"}
+        for key in REQUIRED:
+            if not values.get(key):
+                line = self.fields[key].line if key in self.fields else heading.line
+                self.flag(line, f"decision-no-{key}", f"entry lacks **{key.capitalize()}**")
+        rejected = [self._rejected(part) for part in self.rejected]
+        note = self.fields["rejected"].text() if "rejected" in self.fields else None
+        if not rejected:
+            line = self.fields["rejected"].line if "rejected" in self.fields else heading.line
+            self.flag(line, "decision-no-rejected", "entry lists no rejected alternatives (`- X — rejected because Y`)")
+        return Decision.model_construct(
+            date=date,
+            title=title,
+            heading=heading.text,
+            slug=heading.slug,
+            start=section.start,
+            end=trim_end(section, section.end),
+            decision=values.get("decision") or None,
+            context=values.get("context") or None,
+            rejected=rejected,
+            rejected_note=note or None,
+            consequences=values.get("consequences") or None,
+            amends=values.get("amends") or None,
+            extra=[Extra.model_construct(title=p.title, line=p.line, text=p.text()) for p in self.extra],
+            field_lines={key: part.line for key, part in self.fields.items()},
+        )
+
+    def _heading(self, heading) -> tuple[Optional[str], str]:
+        match = _HEADING_RE.match(heading.text)
+        if not match:
+            self.flag(heading.line, "decision-heading", f"heading {heading.text!r} is not `YYYY-MM-DD — <title>`")
+            return None, heading.text
+        date, title = match.group(1), match.group(2).strip()
+        if not is_iso_date(date):
+            self.flag(heading.line, "date-invalid", f"date {date!r} is not a real YYYY-MM-DD date")
+        if not title:
+            self.flag(heading.line, "decision-no-title", "heading has a date but no title")
+        return date, title
+
+    def _rejected(self, part: Part) -> Rejected:
+        text = part.text(" ")
+        split = split_dash(text, "rejected because")
+        if split is None or not split[1]:
+            self.flag(part.line, "rejected-no-reason", "rejected alternative lacks `— rejected because <reason>`")
+            alternative = split[0] if split else text
+            return Rejected.model_construct(alternative=alternative, reason=None, text=text, line=part.line)
+        return Rejected.model_construct(alternative=split[0], reason=split[1], text=text, line=part.line)
+
+
+def parse_decisions(text: str, path: str = "DECISIONS.md") -> DecisionsFile:
+    """Parse DECISIONS.md text. Never raises; problems are in ``.findings``."""
+    document = Document.parse(text)
+    preamble, sections = document.sections(2)
+    heading_at = {h.line: h for h in document.headings}
+    hidden = document.hidden
+    entries, findings = [], []
+    seen: dict[str, int] = {}
+    previous_date: Optional[str] = None
+    for section in sections:
+        builder = _Builder(path, section, heading_at)
+        for number in range(section.start + 1, section.end + 1):
+            builder.feed(number, section.lines[number - section.start], number in hidden)
+        entry = builder.build()
+        base = section.heading.base_slug
+        if base in seen:
+            builder.flag(section.start, "duplicate-heading", f"same heading as the entry at line {seen[base]}")
+        else:
+            seen[base] = section.start
+        if entry.date and is_iso_date(entry.date):
+            if previous_date and entry.date < previous_date:
+                builder.flag(section.start, "decision-order", f"dated {entry.date}, before the entry above ({previous_date})", "warning")
+            previous_date = max(previous_date or entry.date, entry.date)
+        entries.append(entry)
+        findings.extend(builder.findings)
+    findings.extend(_check_amends(path, entries))
+    title = next((h.text for h in document.headings if h.level == 1 and h.line <= preamble.end), None)
+    return DecisionsFile.model_construct(path=path, title=title, preamble_end=preamble.end, entries=entries, findings=findings)
+
+
+def _check_amends(path: str, entries: list[Decision]) -> list[Finding]:
+    """Each **Amends** must name (by date or #anchor) an earlier entry of this file."""
+    findings = []
+    for index, entry in enumerate(entries):
+        value = entry.amends
+        if value is None or value.strip().strip(".").lower() in _NO_AMENDS:
+            continue
+        earlier = entries[:index]
+        anchors = [m.group(1).lower() for m in _ANCHOR_RE.finditer(value)]
+        dates = [m.group(1) for m in DATE_RE.finditer(_ANCHOR_RE.sub(" ", value))]
+        line = _amends_line(entry)
+        if not dates and not anchors:
+            findings.append(finding(path, line, "amends-unresolved", "**Amends** names no date or #anchor of an earlier entry", entry.slug, "warning"))
+            continue
+        missing = [d for d in dates if not any(e.date == d for e in earlier)]
+        missing += [f"#{a}" for a in anchors if not any(e.slug == a for e in earlier)]
+        if missing:
+            findings.append(finding(path, line, "amends-unresolved", f"**Amends** names {', '.join(missing)}: no earlier entry matches", entry.slug, "warning"))
+    return findings
+
+
+def _amends_line(entry: Decision) -> int:
+    return entry.field_lines.get("amends", entry.start)
+
+
+def validate_decisions(
+    repo_root: str | os.PathLike,
+    path: str = "DECISIONS.md",
+    text: Optional[str] = None,
+) -> list[Finding]:
+    """Every finding for the ledger at ``repo_root/path`` (or for ``text``)."""
+    findings: list[Finding] = []
+    if text is None:
+        text, findings = read_ledger(Path(repo_root) / path, path)
+        if text is None:
+            return findings
+    return findings + parse_decisions(text, path).findings

@@ -1,0 +1,87 @@
+"""What the two ledgers share: kept extras, file reading, commit checks."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Iterable, Optional
+
+from pydantic import BaseModel
+
+from cc_hooks.record.findings import Finding, finding
+from cc_hooks.record.markdown import Section
+
+
+class Extra(BaseModel):
+    """A section or labelled paragraph the format does not define; kept verbatim."""
+
+    title: str
+    line: int
+    text: str
+
+
+class Part:
+    """A labelled field, list item or extra section: where it starts, its lines."""
+
+    __slots__ = ("title", "line", "lines")
+
+    def __init__(self, title: str, line: int, first: str = "") -> None:
+        self.title = title
+        self.line = line
+        self.lines = [first] if first else []
+
+    def text(self, sep: str = "\n") -> str:
+        """The lines, each stripped, joined by ``sep`` (blank lines dropped for " ")."""
+        lines = (part.strip() for part in self.lines)
+        if sep == " ":
+            return " ".join(part for part in lines if part)
+        return sep.join(lines).strip()
+
+
+def trim_end(section: Section, end: int) -> int:
+    """Pull ``end`` back over trailing blank lines and rules (``---``)."""
+    while end > section.start and section.lines[end - section.start].strip() in ("", "---", "***", "___"):
+        end -= 1
+    return end
+
+
+def read_ledger(path: Path, display: str) -> tuple[Optional[str], list[Finding]]:
+    """The file's text, or None and a finding saying why not."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return None, [finding(display, None, "file-missing", f"{display} does not exist", severity="warning")]
+    except OSError as exc:
+        return None, [finding(display, None, "file-unreadable", f"cannot read {display}: {exc.strerror or exc}")]
+    try:
+        return data.decode("utf-8"), []
+    except UnicodeDecodeError as exc:
+        text = data.decode("utf-8", errors="replace")
+        line = data[: exc.start].count(b"\n") + 1
+        return text, [finding(display, line, "file-unreadable", "not valid UTF-8 (decoded with replacement characters)")]
+
+
+def check_shas(
+    repo_root: str | os.PathLike, path: str, named: Iterable[tuple[str, int, Optional[str]]], timeout: float = 10.0
+) -> list[Finding]:
+    """Findings for shas that are not commits: ``named`` is (sha, line, entry slug).
+
+    One ``git cat-file --batch-check`` for all of them.
+    """
+    from cc_hooks.git import GitError, object_types
+
+    named = list(named)
+    if not named:
+        return []
+    try:
+        types = object_types(repo_root, [f"{sha}" for sha, _, _ in named], timeout=timeout)
+    except GitError as exc:
+        return [finding(path, None, "sha-unchecked", f"commits not checked: {exc}", severity="warning")]
+    findings = []
+    for sha, line, slug in named:
+        found = types.get(sha)
+        if found is None:
+            findings.append(finding(path, line, "sha-unknown", f"commit {sha} does not exist in the repository (or is ambiguous)", slug))
+        elif not found.endswith(" commit"):
+            findings.append(finding(path, line, "sha-not-commit", f"{sha} is a {found.split()[-1]}, not a commit", slug))
+    return findings
