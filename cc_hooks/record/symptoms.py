@@ -243,9 +243,10 @@ class _Builder:
         if not label.colon:
             return False  # bold text at the start of a line, not a label
         self.target = Part(label.name, number, label.value)
-        if self.context == "cause":
+        if self.context == "cause" and label.bullet:
             self.causes[-1].extra[label.name] = self.target
-        else:
+        else:  # a paragraph label ends the cause: its fields are list items
+            self._leave_cause(number)
             self.context = "extra"
             self.extra.append(self.target)
         return True
