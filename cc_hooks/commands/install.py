@@ -1,0 +1,116 @@
+"""`cc-hooks install`: merge the hooks block into a Claude Code settings file."""
+
+from __future__ import annotations
+
+HELP = "Wire cc-hooks into Claude Code's settings (idempotent; keeps everything else in the file)."
+
+SCOPE_HELP = (
+    "project: <root>/.claude/settings.json (committed; portable command); "
+    "local: <root>/.claude/settings.local.json (this machine); "
+    "user: $CLAUDE_CONFIG_DIR/settings.json or ~/.claude/settings.json (this machine, all projects)"
+)
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("--scope", choices=("project", "local", "user"), default="project", help=SCOPE_HELP)
+    parser.add_argument("--project", metavar="DIR", help="project root (default: the git work tree containing the cwd)")
+    parser.add_argument("--dry-run", action="store_true", help="show the plan and the diff; write nothing")
+    parser.add_argument(
+        "--git-hooks",
+        action="store_true",
+        help="also install the commit-msg git hook that warns when a fix commit has no Symptom: trailer "
+        "(an existing commit-msg hook is kept and chained)",
+    )
+    parser.add_argument("--strict", action="store_true", help="with --git-hooks: reject such commits instead of warning")
+
+
+def project_root(option):
+    """``--project DIR`` as given, else the work tree containing the cwd, else the cwd."""
+    from pathlib import Path
+
+    from cc_hooks.cli import CliError
+    from cc_hooks.git import work_tree_root
+
+    if option:
+        root = Path(option).expanduser().absolute()
+        if not root.is_dir():
+            raise CliError(f"--project {option}: not a directory")
+        return root
+    cwd = Path.cwd()
+    return work_tree_root(cwd) or cwd
+
+
+def load_or_fail(path):
+    from cc_hooks import settings
+    from cc_hooks.cli import CliError
+
+    try:
+        return settings.load(path)
+    except settings.SettingsError as exc:
+        raise CliError(f"refusing to touch {exc}; fix or move the file, then run again") from exc
+
+
+def apply(file, new_data, dry_run: bool) -> str:
+    """Write ``new_data`` if it differs; return the one-line outcome."""
+    from cc_hooks import settings
+
+    new = settings.render(file, new_data)
+    if file.exists and new_data == file.data:
+        return f"{file.path}: unchanged, nothing written"
+    if dry_run:
+        print(settings.diff(file, new), end="")
+        return f"{file.path}: dry run, nothing written"
+    saved = settings.write(file, new)
+    return f"{file.path}: written" + (f" (backup: {saved})" if saved else " (new file)")
+
+
+def run(args) -> int:
+    from cc_hooks import settings
+    from cc_hooks.cli import CliError
+
+    if args.strict and not args.git_hooks:
+        raise CliError("--strict only applies with --git-hooks")
+    root = project_root(args.project)
+    file = load_or_fail(settings.settings_path(args.scope, root))
+    command = settings.hook_command(args.scope)
+    new_data, status = settings.merge(file.data, command)
+    for event in settings.EVENTS:
+        print(f"{event}: {status[event]}")
+    print(apply(file, new_data, args.dry_run))
+    if args.git_hooks:
+        print(git_hook_outcome(root, "install", args.dry_run, strict=args.strict))
+    for scope in settings.SCOPES:
+        if scope != args.scope and _commands_in(scope, root) - {command}:
+            # Claude Code dedupes identical commands only; a different one runs as well.
+            print(
+                f"note: cc-hooks is also wired in the {scope} settings with another command, so each event "
+                f"would run twice; remove one with `cc-hooks uninstall --scope {scope}`"
+            )
+    return 0
+
+
+def _commands_in(scope: str, root) -> set:
+    from cc_hooks import settings
+
+    try:
+        found = settings.our_handlers(settings.load(settings.settings_path(scope, root)).data)
+    except settings.SettingsError:
+        return set()
+    return {h["command"] for handlers in found.values() for h in handlers}
+
+
+def git_hook_outcome(root, action: str, dry_run: bool, strict: bool = False) -> str:
+    """Install or remove the commit-msg hook; one line saying what happened."""
+    from cc_hooks.cli import CliError
+    from cc_hooks.config import ConfigError
+    from cc_hooks.git import GitError
+    from cc_hooks.record import commit_msg
+
+    if dry_run:
+        return f"commit-msg hook: dry run, would {action} it"
+    try:
+        if action == "install":
+            return f"commit-msg hook: {commit_msg.install_commit_msg_hook(root, strict=strict)}"
+        return f"commit-msg hook: {commit_msg.uninstall_commit_msg_hook(root)}"
+    except (commit_msg.HookError, ConfigError, GitError, OSError) as exc:
+        raise CliError(f"commit-msg hook: {exc}") from exc

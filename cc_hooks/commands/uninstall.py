@@ -1,0 +1,41 @@
+"""`cc-hooks uninstall`: remove exactly cc-hooks' own entries from a settings file."""
+
+from __future__ import annotations
+
+HELP = "Remove cc-hooks' hook entries from Claude Code's settings (foreign hooks and other keys are kept)."
+
+
+def add_arguments(parser) -> None:
+    from cc_hooks.commands.install import SCOPE_HELP
+
+    parser.add_argument("--scope", choices=("project", "local", "user"), default="project", help=SCOPE_HELP)
+    parser.add_argument("--project", metavar="DIR", help="project root (default: the git work tree containing the cwd)")
+    parser.add_argument("--dry-run", action="store_true", help="show the plan and the diff; write nothing")
+    parser.add_argument(
+        "--git-hooks", action="store_true", help="also remove cc-hooks' commit-msg git hook (a chained one is put back)"
+    )
+
+
+def run(args) -> int:
+    from cc_hooks import settings
+    from cc_hooks.commands.install import apply, git_hook_outcome, load_or_fail, project_root
+
+    root = project_root(args.project)
+    path = settings.settings_path(args.scope, root)
+    file = load_or_fail(path)
+    if args.git_hooks:
+        print(git_hook_outcome(root, "uninstall", args.dry_run))
+    if not file.exists:
+        print(f"{path}: no such file, nothing to remove")
+        return 0
+    new_data, removed = settings.remove(file.data)
+    for event in sorted(set(settings.EVENTS) | set(removed), key=_event_order):
+        print(f"{event}: removed" if event in removed else f"{event}: absent")
+    print(apply(file, new_data, args.dry_run))
+    return 0
+
+
+def _event_order(event: str):
+    from cc_hooks.settings import EVENTS
+
+    return (EVENTS.index(event) if event in EVENTS else len(EVENTS), event)

@@ -1,0 +1,346 @@
+"""Claude Code settings files: where they live, what cc-hooks adds, how it merges.
+
+The hooks block is defined here, in Python (``EVENTS``, ``TIMEOUTS``,
+``hook_command``); ``settings.example.json`` at the repo top is rendered from it
+and a test keeps the two equal.
+
+Our handlers are recognised by their command string (it runs ``cc-hooks hook``,
+``cc_hooks hook`` or ``cc-hooks" hook``), never by an extra key: Claude Code's
+schema for handler objects is not ours to extend. Everything else in the file
+(other keys, foreign hooks, their order) is kept as it is.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import os
+import re
+import shlex
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Optional
+
+from cc_hooks.fsutil import atomic_write_bytes
+
+EVENTS = ("PreCompact", "PostCompact", "SessionStart", "UserPromptSubmit")
+# Seconds. Each must exceed the hook's own internal budget (config: 10/5/5/1 s by
+# default) so that the hook, not Claude Code, decides what to drop when time runs out.
+TIMEOUTS = {"PreCompact": 30, "PostCompact": 15, "SessionStart": 15, "UserPromptSubmit": 5}
+BUDGET_FIELDS = {
+    "PreCompact": "pre_compact_seconds",
+    "PostCompact": "post_compact_seconds",
+    "SessionStart": "session_start_seconds",
+    "UserPromptSubmit": "user_prompt_submit_seconds",
+}
+MAX_TIMEOUT = 600  # Claude Code's default; a hook stalls compaction this long at most
+
+SCOPES = ("project", "local", "user")
+EXAMPLE_NAME = "settings.example.json"
+
+# The single line the wrapper prints when it finds no cc-hooks; doctor looks for it.
+NOT_INSTALLED = "cc-hooks: not installed"
+_OURS = re.compile(r"cc[-_]hooks[\"']?\s+hook(?![\w-])")
+_BACKUPS_KEPT = 10
+
+
+class SettingsError(Exception):
+    """The settings file cannot be used as it is; the message names the file and the place."""
+
+
+# -- the command ---------------------------------------------------------------
+
+
+def hook_command(scope: str, executable: Optional[str] = None) -> str:
+    """The shell command Claude Code runs for every event.
+
+    It tries a pinned cc-hooks first (project: ``$CLAUDE_PROJECT_DIR/.venv``,
+    portable across machines; local/user: this installation's absolute path),
+    then ``cc-hooks`` on PATH, else prints one line on stderr and exits 0, so a
+    missing install never breaks or blocks a session. ``exec`` passes the hook's
+    own exit code (2 = block a manual compaction) through unchanged.
+    """
+    if scope == "project":
+        where = "$CLAUDE_PROJECT_DIR/.venv/bin/cc-hooks"
+        pinned = 'd="$CLAUDE_PROJECT_DIR/.venv/bin"; [ -x "$d/cc-hooks" ] && exec "$d/cc-hooks" hook'
+    else:
+        python = executable or sys.executable
+        script = Path(python).parent / "cc-hooks"
+        if os.access(script, os.X_OK):
+            where = str(script)
+            pinned = f"[ -x {shlex.quote(where)} ] && exec {shlex.quote(where)} hook"
+        else:
+            where = python
+            pinned = f"[ -x {shlex.quote(where)} ] && exec {shlex.quote(where)} -m cc_hooks hook"
+    line = f"{NOT_INSTALLED}: no {where}, none on PATH; hook skipped (see cc-hooks doctor)"
+    fallback = f"command -v cc-hooks >/dev/null 2>&1 && exec cc-hooks hook; echo {shlex.quote(line)} >&2"
+    return f"{pinned}; {fallback}"
+
+
+def is_ours(handler: Any) -> bool:
+    return (
+        isinstance(handler, dict)
+        and handler.get("type") == "command"
+        and isinstance(handler.get("command"), str)
+        and _OURS.search(handler["command"]) is not None
+    )
+
+
+def hooks_block(command: str) -> dict[str, list[dict[str, Any]]]:
+    """The ``hooks`` object cc-hooks merges: one match-all group per event."""
+    return {
+        event: [{"hooks": [{"type": "command", "command": command, "timeout": TIMEOUTS[event]}]}] for event in EVENTS
+    }
+
+
+def render_example() -> str:
+    """The text of ``settings.example.json`` (the project-scope block)."""
+    return json.dumps({"hooks": hooks_block(hook_command("project"))}, indent=2) + "\n"
+
+
+# -- where the files are -------------------------------------------------------
+
+
+def user_config_dir() -> Path:
+    configured = os.environ.get("CLAUDE_CONFIG_DIR")
+    return Path(configured).expanduser() if configured else Path.home() / ".claude"
+
+
+def settings_path(scope: str, project_root: Path) -> Path:
+    if scope == "project":
+        return project_root / ".claude" / "settings.json"
+    if scope == "local":
+        return project_root / ".claude" / "settings.local.json"
+    if scope == "user":
+        return user_config_dir() / "settings.json"
+    raise ValueError(f"unknown scope {scope!r}")
+
+
+# -- reading -------------------------------------------------------------------
+
+
+@dataclass
+class SettingsFile:
+    path: Path
+    raw: Optional[bytes]  # None when the file does not exist
+    data: dict[str, Any]
+
+    @property
+    def exists(self) -> bool:
+        return self.raw is not None
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    seen: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in seen:
+            # json.loads would silently keep the last one; rewriting would lose the first.
+            raise ValueError(f"duplicate key {key!r}")
+        seen[key] = value
+    return seen
+
+
+def load(path: Path) -> SettingsFile:
+    """Read and check a settings file; a missing file is an empty object. Raises SettingsError."""
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return SettingsFile(path, None, {})
+    except OSError as exc:
+        raise SettingsError(f"{path}: cannot read ({exc.strerror or exc})") from exc
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise SettingsError(f"{path}: not UTF-8 (byte {exc.start})") from exc
+    if not text.strip():
+        return SettingsFile(path, raw, {})
+    try:
+        data = json.loads(text, object_pairs_hook=_no_duplicate_keys)
+    except json.JSONDecodeError as exc:
+        raise SettingsError(f"{path}: not valid JSON (line {exc.lineno} column {exc.colno}: {exc.msg})") from exc
+    except ValueError as exc:
+        raise SettingsError(f"{path}: {exc}") from exc
+    if not isinstance(data, dict):
+        raise SettingsError(f"{path}: the top level is a JSON {_kind(data)}, expected an object")
+    problem = _shape_problem(data.get("hooks", {}))
+    if problem:
+        raise SettingsError(f"{path}: {problem}")
+    return SettingsFile(path, raw, data)
+
+
+def _kind(value: Any) -> str:
+    return {dict: "object", list: "array", str: "string", bool: "boolean", type(None): "null"}.get(
+        type(value), "number"
+    )
+
+
+def _shape_problem(hooks: Any) -> Optional[str]:
+    if not isinstance(hooks, dict):
+        return f"`hooks` is a JSON {_kind(hooks)}, expected an object of event name -> list of matcher groups"
+    for event, groups in hooks.items():
+        if not isinstance(groups, list):
+            return f"`hooks.{event}` is a JSON {_kind(groups)}, expected a list of matcher groups"
+        for i, group in enumerate(groups):
+            where = f"hooks.{event}[{i}]"
+            if not isinstance(group, dict):
+                return f"`{where}` is a JSON {_kind(group)}, expected an object with a `hooks` list"
+            handlers = group.get("hooks", [])
+            if not isinstance(handlers, list):
+                return f"`{where}.hooks` is a JSON {_kind(handlers)}, expected a list of handlers"
+            for j, handler in enumerate(handlers):
+                if not isinstance(handler, dict):
+                    return f"`{where}.hooks[{j}]` is a JSON {_kind(handler)}, expected a handler object"
+    return None
+
+
+def our_handlers(data: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
+    """event -> our handlers found in a (checked) settings object, in file order."""
+    found: dict[str, list[dict[str, Any]]] = {}
+    for event, groups in data.get("hooks", {}).items():
+        for group in groups:
+            for handler in group.get("hooks", []):
+                if is_ours(handler):
+                    found.setdefault(event, []).append(handler)
+    return found
+
+
+# -- merging -------------------------------------------------------------------
+
+
+def _without_ours(groups: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], Optional[int]]:
+    """The groups minus our handlers (groups left empty dropped), and where our first one was."""
+    kept: list[dict[str, Any]] = []
+    first: Optional[int] = None
+    for group in groups:
+        handlers = group.get("hooks", [])
+        foreign = [h for h in handlers if not is_ours(h)]
+        if len(foreign) != len(handlers):
+            if first is None:
+                first = len(kept)
+            if not foreign:
+                continue
+            group = {**group, "hooks": foreign}
+        kept.append(group)
+    return kept, first
+
+
+def merge(data: dict[str, Any], command: str) -> tuple[dict[str, Any], dict[str, str]]:
+    """Settings with our block in; event -> installed | updated | unchanged."""
+    block = hooks_block(command)
+    hooks = dict(data.get("hooks", {}))
+    status: dict[str, str] = {}
+    for event in EVENTS:
+        groups = hooks.get(event, [])
+        ours = [g for g in groups if any(is_ours(h) for h in g.get("hooks", []))]
+        if ours == block[event]:
+            status[event] = "unchanged"
+            continue
+        kept, first = _without_ours(groups)
+        at = len(kept) if first is None else first
+        hooks[event] = kept[:at] + block[event] + kept[at:]
+        status[event] = "installed" if first is None else "updated"
+    return {**data, "hooks": hooks}, status
+
+
+def remove(data: dict[str, Any]) -> tuple[dict[str, Any], dict[str, int]]:
+    """Settings without our handlers (in any event); event -> handlers removed.
+
+    Containers that only held ours (matcher groups, event lists, the ``hooks``
+    object) are removed with them; foreign content is untouched.
+    """
+    if "hooks" not in data:
+        return data, {}
+    hooks: dict[str, Any] = {}
+    removed: dict[str, int] = {}
+    for event, groups in data["hooks"].items():
+        count = sum(1 for g in groups for h in g.get("hooks", []) if is_ours(h))
+        if not count:
+            hooks[event] = groups
+            continue
+        removed[event] = count
+        kept, _ = _without_ours(groups)
+        if kept:
+            hooks[event] = kept
+    result = dict(data)
+    if hooks or not removed:
+        result["hooks"] = hooks
+    else:
+        del result["hooks"]
+    return result, removed
+
+
+# -- writing -------------------------------------------------------------------
+
+
+def _indent_of(raw: Optional[bytes]) -> Any:
+    """Keep the file's own indentation (tab or N spaces); Claude Code writes 2 spaces."""
+    if raw:
+        for line in raw.decode("utf-8-sig", errors="replace").splitlines()[1:]:
+            stripped = line.lstrip(" \t")
+            if stripped and stripped != line:
+                lead = line[: len(line) - len(stripped)]
+                return "\t" if lead.startswith("\t") else len(lead)
+    return 2
+
+
+def render(settings: SettingsFile, data: dict[str, Any]) -> bytes:
+    return (json.dumps(data, indent=_indent_of(settings.raw), ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def diff(settings: SettingsFile, new: bytes) -> str:
+    old = (settings.raw or b"").decode("utf-8-sig", errors="replace").splitlines(keepends=True)
+    name = str(settings.path)
+    before = name if settings.exists else "/dev/null"
+    return "".join(difflib.unified_diff(old, new.decode("utf-8").splitlines(keepends=True), before, name))
+
+
+def backup_dir_for(path: Path) -> Path:
+    """Where backups of ``path`` go, creating the state dir if needed.
+
+    Inside a git repo: the tool's state dir (in the work tree a backup would be
+    an untracked file, easy to commit by mistake); elsewhere: beside the file.
+    """
+    from cc_hooks.state import state_dir
+
+    directory = state_dir(path.parent, create=True) if path.parent.exists() else None
+    return directory / "backups" if directory is not None else path.parent
+
+
+def backup(settings: SettingsFile) -> Optional[Path]:
+    """Copy the current bytes to a timestamped backup (mode 0600: settings may hold secrets)."""
+    if settings.raw is None:
+        return None
+    directory = backup_dir_for(settings.path)
+    directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+    stem = f"{settings.path.name}.bak-{time.strftime('%Y%m%dT%H%M%SZ', time.gmtime())}"
+    target, n = directory / stem, 1
+    while target.exists():
+        n += 1
+        target = directory / f"{stem}-{n}"
+    atomic_write_bytes(target, settings.raw, mode=0o600)
+    _prune_backups(directory, settings.path.name)
+    return target
+
+
+def _prune_backups(directory: Path, name: str) -> None:
+    old = sorted(directory.glob(f"{name}.bak-*"), key=lambda p: p.stat().st_mtime)
+    for stale in old[:-_BACKUPS_KEPT]:
+        try:
+            stale.unlink()
+        except OSError:
+            pass
+
+
+def write(settings: SettingsFile, new: bytes) -> Optional[Path]:
+    """Back up, then replace atomically (through a symlink, keeping the mode). Returns the backup."""
+    saved = backup(settings)
+    mode = None
+    if not settings.exists:
+        settings.path.parent.mkdir(parents=True, exist_ok=True)
+        mask = os.umask(0)
+        os.umask(mask)
+        mode = 0o666 & ~mask
+    atomic_write_bytes(settings.path, new, mode=mode)
+    return saved
