@@ -65,6 +65,12 @@ def main(argv: list[str] | None = None) -> int:
     except CliError as exc:
         print(f"cc-hooks {args.verb}: {exc}", file=sys.stderr)
         return exc.exit_code
+    except BrokenPipeError:
+        # `cc-hooks doctor --json | head`: the reader left; not an error of ours.
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 class CliError(Exception):
