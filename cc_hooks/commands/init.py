@@ -1,0 +1,286 @@
+"""`cc-hooks init`: scaffold the missing stores of the record; never overwrite a file.
+
+Creates, when missing: ``.cc-hooks.toml`` (the defaults, commented), SYMPTOMS.md,
+DECISIONS.md, COLDSTART_QUESTIONS.md and the file dashboard (``next_steps.md``,
+dated today). Declares the dashboard in CLAUDE.md (``Dashboard: file
+next_steps.md``; CLAUDE.md is created or appended to). When CLAUDE.md is
+gitignored, the declaration would vanish from a fresh clone (the tracked-home
+rule), so the same line is echoed into the dashboard file's preamble, which the
+dashboard reader finds with ``git grep '^Dashboard:'`` once it is committed.
+Idempotent: a second run changes nothing and says so.
+"""
+
+from __future__ import annotations
+
+HELP = "Scaffold the missing record stores and .cc-hooks.toml (never overwrites); declare the dashboard in CLAUDE.md."
+
+CLAUDE_MD = "CLAUDE.md"
+
+SECTION_COMMENTS = {
+    "record": "Where the stores live, relative to the repository root.",
+    "trailers": "Which commits are fix commits (and so need a `Symptom:` trailer).",
+    "hooks": "How the hooks behave.",
+}
+
+EXAMPLES = {
+    "probes": [
+        "Named probes verify external-state claims such as 'staging runs v1.4.2 (probe: staging-version)'.",
+        "They come from the repository, so they run only after `cc-hooks trust`. Example:",
+        "[probes.staging-version]",
+        'argv = ["./scripts/staging-version"]',
+        "timeout = 10.0",
+        'expect = "v1.4.2"',
+    ],
+    "guards": [
+        "Named guards: executable checks of recorded fixes, run and proven both ways by `cc-hooks guards`. Example:",
+        "[guards.add-returns-sum]",
+        'argv = ["python", "-m", "pytest", "-q", "tests/test_calc.py::test_add"]',
+        "timeout = 60.0",
+        'symptom = "add(2, 3) returns -1"',
+    ],
+}
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("--project", metavar="DIR", help="a directory in the repository (default: the current directory)")
+    parser.epilog = "Exit status: 0 on success (including when nothing was missing), 1 on an error (not a git repository, unwritable file, invalid .cc-hooks.toml)."
+
+
+def run(args) -> int:
+    from cc_hooks.cli import CliError
+
+    root = repository_root(args.project or ".")
+    try:
+        actions = scaffold(root)
+    except OSError as exc:
+        raise CliError(f"cannot write {exc.filename}: {exc.strerror or exc}") from exc
+    for action in actions:
+        print(action)
+    changed = [a for a in actions if a.status in ("created", "updated")]
+    if not changed:
+        print("Nothing to do: the record is already scaffolded.")
+    else:
+        paths = " ".join(dict.fromkeys(a.path for a in changed if not a.ignored))
+        if paths:
+            print(f"Commit them so they are tracked: git add {paths}")
+    return 0
+
+
+def repository_root(directory: str):
+    """The top of the work tree containing ``directory``; CliError if there is none."""
+    from pathlib import Path
+
+    from cc_hooks.cli import CliError
+    from cc_hooks.git import GitError, run_git
+
+    path = Path(directory).expanduser()
+    if not path.is_dir():
+        raise CliError(f"{directory}: not a directory")
+    try:
+        top = run_git(path, "rev-parse", "--show-toplevel").strip()
+    except GitError as exc:
+        if "not a git repository" in str(exc):
+            raise CliError(f"{path.absolute()} is not inside a git work tree") from exc
+        raise CliError(str(exc)) from exc
+    if not top:
+        raise CliError(f"{path.absolute()} is not inside a git work tree")
+    return Path(top)
+
+
+class Action:
+    """One line of the report: what happened to which path."""
+
+    __slots__ = ("status", "path", "detail", "ignored")
+
+    def __init__(self, status: str, path: str, detail: str = "", ignored: bool = False):
+        self.status, self.path, self.detail, self.ignored = status, path, detail, ignored
+
+    def __str__(self) -> str:
+        return f"{self.status:<8} {self.path}" + (f"  ({self.detail})" if self.detail else "")
+
+    def __repr__(self) -> str:
+        return f"Action({self.status!r}, {self.path!r}, {self.detail!r})"
+
+
+def scaffold(root, today: str | None = None) -> list[Action]:
+    """Create what is missing under ``root``; return one Action per store."""
+    import datetime
+
+    from cc_hooks.cli import CliError
+    from cc_hooks.config import CONFIG_NAME, Config, ConfigError, load_config
+
+    today = today or datetime.date.today().isoformat()
+    actions = []
+    if (root / CONFIG_NAME).exists():
+        try:
+            config = load_config(root)
+        except ConfigError as exc:
+            raise CliError(f"{exc}; fix it (or move it away) and run again") from exc
+        actions.append(Action("exists", CONFIG_NAME, "left alone"))
+    else:
+        config = Config()
+        _create(root, CONFIG_NAME, render_config(config))
+        actions.append(Action("created", CONFIG_NAME, "the defaults, commented"))
+    for name, rel in (("SYMPTOMS.md", config.record.symptoms), ("DECISIONS.md", config.record.decisions), ("COLDSTART_QUESTIONS.md", config.record.questions)):
+        actions.append(_scaffold_file(root, rel, template(name)))
+    actions.extend(_dashboard(root, config, today))
+    return actions
+
+
+def _scaffold_file(root, rel: str, text: str) -> Action:
+    if (root / rel).exists():
+        return Action("exists", rel, "left alone")
+    _create(root, rel, text)
+    return Action("created", rel)
+
+
+def _create(root, rel: str, text: str) -> None:
+    path = root / rel
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise OSError(exc.errno, exc.strerror, rel) from exc
+    _write(path, text, rel)
+
+
+def template(name: str, **values: str) -> str:
+    """A scaffold template from ``cc_hooks/templates`` with ``$name`` placeholders filled."""
+    import string
+    from importlib import resources
+
+    text = resources.files("cc_hooks").joinpath("templates", name).read_text(encoding="utf-8")
+    return string.Template(text).safe_substitute(values)
+
+
+# --- the dashboard: declaration, file, tracked echo -----------------------------------------------
+
+
+def _dashboard(root, config, today: str) -> list[Action]:
+    from cc_hooks.record.dashboard import find_declaration
+
+    actions = []
+    declaration, _ = find_declaration(root, config)
+    line = f"Dashboard: {declaration.backend} {declaration.locator}".rstrip()
+    claude_ignored = _is_ignored(root, CLAUDE_MD)
+    if declaration.source == "CLAUDE.md":
+        actions.append(Action("exists", declaration.file or CLAUDE_MD, f"declares `{line}`", claude_ignored))
+    else:
+        origin = "" if declaration.source == "default" else f", as echoed in {declaration.file}"
+        actions.append(_declare_in_claude_md(root, line, origin, claude_ignored))
+    if declaration.backend != "file":
+        actions.append(Action("skipped", "dashboard file", f"the dashboard backend is `{declaration.backend}`"))
+        if claude_ignored and declaration.source == "CLAUDE.md":
+            actions.append(Action("advice", CLAUDE_MD, f"gitignored: echo `{line}` in a tracked file (e.g. README.md)"))
+        return actions
+    rel = declaration.locator
+    exists = (root / rel).exists()
+    text = (root / rel).read_text(encoding="utf-8", errors="replace") if exists else template("next_steps.md", date=today)
+    echo = claude_ignored and declaration.source != "tracked-echo" and not _has_declaration(text)
+    if echo:
+        text = _insert_after_title(text, line)
+    if not exists:
+        _create(root, rel, text)
+        detail = f"CURRENT STATE {today}" + (f"; tracked echo of `{line}` because CLAUDE.md is gitignored" if echo else "")
+        actions.append(Action("created", rel, detail))
+    elif echo:
+        _write(root / rel, text, rel)
+        actions.append(Action("updated", rel, f"added a tracked echo of `{line}` (CLAUDE.md is gitignored)"))
+    else:
+        actions.append(Action("exists", rel, "left alone"))
+    return actions
+
+
+def _declare_in_claude_md(root, line: str, origin: str, ignored: bool) -> Action:
+    path = root / CLAUDE_MD
+    if not path.exists():
+        _create(root, CLAUDE_MD, f"# Notes for agents working on this repository\n\n{line}\n")
+        return Action("created", CLAUDE_MD, f"declares `{line}`{origin}", ignored)
+    text = path.read_bytes().decode("utf-8", errors="surrogateescape")
+    newline = "\r\n" if "\r\n" in text else "\n"
+    if not text.strip():
+        separator = ""
+    elif text.endswith(newline * 2):
+        separator = ""
+    elif text.endswith(newline):
+        separator = newline
+    else:
+        separator = newline * 2
+    _write(path, f"{text}{separator}{line}{newline}", CLAUDE_MD)
+    return Action("updated", CLAUDE_MD, f"appended `{line}`{origin}", ignored)
+
+
+def _write(path, text: str, rel: str | None = None) -> None:
+    """Atomically; an OSError names the file, not the temporary one beside it."""
+    from cc_hooks.fsutil import atomic_write_bytes
+
+    try:
+        atomic_write_bytes(path, text.encode("utf-8", errors="surrogateescape"))
+    except OSError as exc:
+        raise OSError(exc.errno, exc.strerror, rel or str(path)) from exc
+
+
+def _has_declaration(text: str) -> bool:
+    import re
+
+    return re.search(r"(?m)^[ \t]*Dashboard:", text) is not None
+
+
+def _insert_after_title(text: str, line: str) -> str:
+    """``line`` as its own paragraph after the first H1 (or at the top)."""
+    newline = "\r\n" if "\r\n" in text else "\n"
+    lines = text.split(newline)
+    at = next((i + 1 for i, l in enumerate(lines[:20]) if l.startswith("# ")), 0)
+    lines[at:at] = [""] + [line] if at else [line, ""]
+    return newline.join(lines)
+
+
+def _is_ignored(root, rel: str) -> bool:
+    from cc_hooks.git import GitError, ignored, run_git
+
+    try:
+        if run_git(root, "ls-files", "-z", "--", rel).strip("\0"):
+            return False  # tracked files are never ignored
+        return rel in ignored(root, [rel])
+    except GitError:
+        return False
+
+
+# --- .cc-hooks.toml ---------------------------------------------------------------------------------
+
+
+def render_config(config) -> str:
+    """TOML for ``config`` with a comment above every section and key (tomli-w writes the values)."""
+    import tomli_w
+    from pydantic import BaseModel
+
+    out = [
+        "# cc-hooks configuration. Every key is optional; the values below are the defaults.",
+        "# Written by `cc-hooks init`; edit freely. `cc-hooks doctor` reports unknown keys.",
+    ]
+    for name, field in type(config).model_fields.items():
+        value = getattr(config, name)
+        out.append("")
+        if isinstance(value, BaseModel):
+            comment = SECTION_COMMENTS.get(name) or (type(value).__doc__ or "").strip()
+            out += _comment(comment)
+            out.append(f"[{name}]")
+            for key, sub in type(value).model_fields.items():
+                item = value.model_dump(mode="json", include={key})
+                if item.get(key) is None:
+                    continue
+                out += _comment(sub.description or "")
+                out.append(tomli_w.dumps(item).rstrip("\n"))
+            extra = {k: v for k, v in (value.model_extra or {}).items() if v is not None}
+            if extra:
+                out.append(tomli_w.dumps(extra).rstrip("\n"))
+        elif isinstance(value, dict) and not value:
+            out += _comment("\n".join(EXAMPLES.get(name, [field.description or name])))
+        else:
+            dumped = config.model_dump(mode="json", include={name}, exclude_none=True)
+            out += _comment(field.description or "")
+            out.append(tomli_w.dumps(dumped).rstrip("\n"))
+    return "\n".join(out) + "\n"
+
+
+def _comment(text: str) -> list[str]:
+    return [f"# {line}".rstrip() for line in text.splitlines() if line.strip()]
