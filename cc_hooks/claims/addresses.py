@@ -1,0 +1,200 @@
+"""Addresses: the parts of a sentence that make it checkable.
+
+An address is a commit SHA, a branch (or other ref) name, a path (``path`` or
+``path:line``), an issue reference (``#123``, ``KEY-123``) or a probe
+(``(probe: NAME)``). The rules are deliberately conservative, because every
+address becomes a check and a wrong address becomes a false contradiction:
+
+- text in backticks is an address when it has the shape of one (a hex string
+  of 7-40 characters, a path, ``#123``); code such as `add()` is not;
+- outside backticks a SHA needs a digit and a letter (``deadbeef`` counts only
+  after "commit"/"sha"), a path needs a slash plus an extension or a known
+  source extension, and a branch needs a cue ("branch x", "merged into x");
+- a backticked name with a slash and no extension (`fix/refresh`) is a
+  ``name``: the verifier accepts it as a ref or as a path, whichever exists.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Optional
+
+SHA = "sha"
+BRANCH = "branch"
+NAME = "name"  # a ref or a path, resolved by the verifier
+PATH = "path"
+REF = "ref"  # issue / ticket reference
+PROBE = "probe"
+
+KNOWN_EXTENSIONS = frozenset(
+    """py pyi md rst txt toml yaml yml json jsonl ini cfg lock sh bash zsh fish ps1 bat c h cc cpp hpp cxx
+    rs go java kt kts scala swift m mm rb php pl lua r js mjs cjs ts tsx jsx vue svelte css scss sass less
+    html htm xml svg ex exs erl hrl heex eex leex clj cljs edn hs ml mli fs fsx cs vb dart zig nim sql
+    proto graphql gql tf hcl dockerfile mk cmake gradle csv tsv ipynb tex bib adoc org env conf service
+    nix el vim patch diff""".split()
+)
+_STOP_NAMES = frozenset(
+    "a an the this that it its is was are to and or of in on at for with from not no main's branch branches".split()
+)
+_NOT_KEYS = frozenset("UTF SHA ISO RFC CVE MD5 HTTP TLS SSL AES RSA GPT UTC GMT".split())
+
+_PROBE_RE = re.compile(r"\(\s*probe:\s*([A-Za-z0-9_.-]+)\s*\)", re.IGNORECASE)
+_SPAN_RE = re.compile(r"(`+)(.+?)\1")
+_HEX_RE = re.compile(r"[0-9a-fA-F]{7,40}")
+_PLAIN_SHA_RE = re.compile(r"(?<![\w/.:#-])([0-9a-f]{7,40})(?![\w/-])")
+_SHA_CUE_RE = re.compile(r"\b(?:commit|commits|sha|revision|rev)\s*$", re.IGNORECASE)
+_PATH_CHARS = r"[\w.@+~-]"
+_PATH_RE = re.compile(rf"^(\.{{0,2}}/)?{_PATH_CHARS}+(/{_PATH_CHARS}+)*/?(?::(\d+)(?:-(\d+))?)?$")
+_PLAIN_PATH_RE = re.compile(rf"(?<![\w/.@:-])((?:\.{{0,2}}/)?{_PATH_CHARS}+(?:/{_PATH_CHARS}+)*)(?::(\d+)(?:-(\d+))?)?")
+_EXT_RE = re.compile(r"\.([A-Za-z][A-Za-z0-9]{0,9})$")
+_DOTFILE_RE = re.compile(r"\.[a-z][a-z0-9-]*(?:ignore|rc|config|attributes|modules|env|keep|mailmap|version|lint)")
+_ISSUE_RE = re.compile(r"(?<![\w&/#])#(\d{1,7})\b")
+_KEY_RE = re.compile(r"\b([A-Z][A-Z0-9]{1,9}-\d{1,7})\b")
+_BRANCH_CUE_RE = re.compile(
+    r"\b(?:branch(?:es)?|on\s+branch|(?:merged?|rebased?|landed|pushed)\s+(?:in)?to|onto|rebased\s+on)\s*$",
+    re.IGNORECASE,
+)
+_ON_CUE_RE = re.compile(r"\b(?:on|from)\s*$", re.IGNORECASE)
+_COMMON_BRANCHES = frozenset("main master develop dev trunk next stable".split())
+_PLAIN_BRANCH_RE = re.compile(
+    r"\b(?:branch|(?:merged?|rebased?|landed|pushed)\s+(?:in)?to|onto) (?![\s`])([A-Za-z0-9][\w./-]*[\w/-]|[A-Za-z0-9])",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Address:
+    kind: str
+    value: str  # the sha, name, path (without :line), reference or probe name
+    line: Optional[int] = None  # path:line
+    end_line: Optional[int] = None  # path:line-end
+
+    def __str__(self) -> str:
+        if self.kind == PROBE:
+            return f"(probe: {self.value})"
+        if self.line is None:
+            return self.value
+        return f"{self.value}:{self.line}" + (f"-{self.end_line}" if self.end_line else "")
+
+    def to_dict(self) -> dict:
+        data = {"kind": self.kind, "value": self.value}
+        if self.line is not None:
+            data["line"] = self.line
+        if self.end_line is not None:
+            data["end_line"] = self.end_line
+        return data
+
+
+def extract_addresses(text: str) -> list[Address]:
+    """Every address in one line of text, in order of appearance, without duplicates."""
+    found: list[tuple[int, Address]] = []
+    for match in _PROBE_RE.finditer(text):
+        found.append((match.start(), Address(PROBE, match.group(1))))
+    text = _PROBE_RE.sub(lambda m: " " * len(m.group(0)), text)
+    for match in _SPAN_RE.finditer(text):
+        address = _classify_span(match.group(2).strip(), text[: match.start()])
+        if address is not None:
+            found.append((match.start(), address))
+    plain = _SPAN_RE.sub(lambda m: " " * len(m.group(0)), text)
+    found.extend(_plain_addresses(plain))
+    found.sort(key=lambda pair: pair[0])
+    return list(dict.fromkeys(address for _, address in found))
+
+
+def _classify_span(token: str, before: str) -> Optional[Address]:
+    if not token or any(ch.isspace() for ch in token):
+        return None
+    if _HEX_RE.fullmatch(token):
+        return Address(SHA, token.lower())
+    if re.fullmatch(r"#\d{1,7}", token):
+        return Address(REF, token)
+    if _KEY_RE.fullmatch(token) and token.split("-")[0] not in _NOT_KEYS:
+        return Address(REF, token)
+    if _BRANCH_CUE_RE.search(before):
+        return Address(BRANCH, token) if _is_ref_name(token) else None
+    path = parse_path(token)
+    if path is None:
+        return None
+    has_ext = _EXT_RE.search(path.value) is not None
+    if re.search(r"/\d+$", token):  # foo/2: a function's arity, not a name
+        return None
+    if not has_ext and _ON_CUE_RE.search(before) and (token in _COMMON_BRANCHES or "-" in token):
+        return Address(NAME, token)
+    if "/" in path.value.rstrip("/") and not has_ext and path.line is None:
+        return Address(NAME, token)
+    if "/" in path.value or has_ext and _extension(path.value) in KNOWN_EXTENSIONS or _is_dotfile(path.value):
+        return path
+    return None
+
+
+def parse_path(token: str) -> Optional[Address]:
+    """``path``, ``path:line`` or ``path:line-end`` as a PATH address, or None."""
+    if "://" in token or token.startswith(("http:", "https:", "mailto:", "-")):
+        return None
+    match = _PATH_RE.match(token)
+    if not match:
+        return None
+    value = token.split(":", 1)[0] if match.group(3) else token
+    if value in (".", "..", "/") or value.startswith("/"):
+        return None
+    value = value[2:] if value.startswith("./") else value
+    line = int(match.group(3)) if match.group(3) else None
+    end = int(match.group(4)) if match.group(4) else None
+    return Address(PATH, value, line, end)
+
+
+def _plain_addresses(text: str) -> list[tuple[int, Address]]:
+    found: list[tuple[int, Address]] = []
+    for match in _PLAIN_SHA_RE.finditer(text):
+        token = match.group(1)
+        has_digit = any(c.isdigit() for c in token)
+        has_alpha = any(c.isalpha() for c in token)
+        if (has_digit and has_alpha) or (has_alpha and _SHA_CUE_RE.search(text[: match.start()])):
+            found.append((match.start(), Address(SHA, token)))
+    for match in _ISSUE_RE.finditer(text):
+        found.append((match.start(), Address(REF, "#" + match.group(1))))
+    for match in _KEY_RE.finditer(text):
+        if match.group(1).split("-")[0] not in _NOT_KEYS:
+            found.append((match.start(), Address(REF, match.group(1))))
+    branch_spans = []
+    for match in _PLAIN_BRANCH_RE.finditer(text):
+        name = match.group(1).rstrip(".,;:")
+        if name.lower() not in _STOP_NAMES and _is_ref_name(name):
+            found.append((match.start(1), Address(BRANCH, name)))
+            branch_spans.append(match.span(1))
+    for match in _PLAIN_PATH_RE.finditer(text):
+        if any(start <= match.start() < end for start, end in branch_spans):
+            continue
+        value = match.group(1).rstrip(".")
+        if value.startswith("./"):
+            value = value[2:]
+        ext = _extension(value)
+        if ext is None or value.startswith("/") or "://" in text[match.start() : match.end() + 3]:
+            continue
+        if ("/" in value and value[0].isalnum()) or ext in KNOWN_EXTENSIONS:
+            if re.fullmatch(r"v?\d+(\.\d+)+", value) or _HEX_RE.fullmatch(value):
+                continue
+            line = int(match.group(2)) if match.group(2) else None
+            end = int(match.group(3)) if match.group(3) else None
+            found.append((match.start(), Address(PATH, value, line, end)))
+    return found
+
+
+def _extension(value: str) -> Optional[str]:
+    match = _EXT_RE.search(value.rstrip("/"))
+    return match.group(1).lower() if match else None
+
+
+def _is_dotfile(value: str) -> bool:
+    name = value.rstrip("/").rsplit("/", 1)[-1]
+    return _DOTFILE_RE.fullmatch(name) is not None
+
+
+def _is_ref_name(name: str) -> bool:
+    """The shape git's check-ref-format accepts (the common subset)."""
+    if not name or name.startswith(("-", "/", ".")) or name.endswith(("/", ".", ".lock")):
+        return False
+    if ".." in name or "//" in name or "@{" in name:
+        return False
+    return re.fullmatch(r"[\w./+-]+", name) is not None

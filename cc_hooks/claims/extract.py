@@ -1,0 +1,197 @@
+"""Turn dashboard lines and free text into classified claims.
+
+``claim_from_line`` is the one place a sentence becomes a ``Claim``: its
+addresses, its git-state assertions ("working tree clean", "pushed",
+"merged into `main`", "branch `x` at `abc1234`") and its kind:
+
+queue     a QUEUED item (or a "next steps" line of a summary)
+external  carries ``(probe: NAME)``, or speaks of deploys, CI, releases, tests
+position  "awaiting the user's ruling on X", "at step 3"
+git       names a commit or branch, or asserts a git state
+path      names files only
+
+``extract_from_text`` does the same for the harness's compaction summary:
+every line with an address or a status statement ("fixed", "merged",
+"pushed", "deployed", "tests pass") is a claim; lines under a "next steps" /
+"pending tasks" heading are queue claims.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterable, Optional
+
+from cc_hooks.claims import addresses as addr
+from cc_hooks.claims.addresses import Address, extract_addresses
+from cc_hooks.claims.model import EXTERNAL, GIT, PATH, POSITION, QUEUE, Assertion, Claim
+
+MAX_CLAIM_CHARS = 500
+
+_POSITION_RE = re.compile(
+    r"\b(?:awaiting|waiting\s+(?:for|on)|blocked\s+on|pending\s+(?:the\s+)?(?:user'?s?\s+|owner'?s?\s+)?"
+    r"(?:ruling|decision|answer|approval|review|input|confirmation|go-ahead|sign-off)|"
+    r"(?:at|on)\s+step\s+\d+|step\s+\d+\s+of)\b",
+    re.IGNORECASE,
+)
+_EXTERNAL_RE = re.compile(
+    r"\b(?:deploy(?:ed|s|ment)?|re-?deployed|released?|staging|production|prod|CI|pipeline|"
+    r"(?:tests?|suite|build|checks?|lint|credo|dialyzer|mypy)\s+(?:all\s+)?(?:pass(?:es|ed|ing)?|green|red|fail(?:s|ed|ing)?|clean)|"
+    r"all\s+\d*\s*tests?\s+pass(?:ed)?|published|service|running|runs|PR\s*#?\d+|pull\s+request)\b",
+    re.IGNORECASE,
+)
+_STATUS_RE = re.compile(
+    r"\b(?:fixed|fix(?:es)?\s+(?:is\s+)?(?:in|landed)|merged|pushed|deployed|committed|landed|released|"
+    r"tests?\s+(?:all\s+)?pass(?:es|ed|ing)?|all\s+\d*\s*tests?\s+pass(?:ed)?|working\s+tree\s+(?:is\s+)?clean|"
+    r"not\s+(?:yet\s+)?committed|uncommitted|unstaged|staged)\b",
+    re.IGNORECASE,
+)
+_INTENT_RE = re.compile(
+    r"^(?:next(?:\s+steps?)?\s*:|todo\b|to\s+do\s*:|then\s*:)|"
+    r"\b(?:will|should|must|need(?:s|ed)?\s+to|plan(?:s|ned)?\s+to|going\s+to|to\s+be\s+(?:written|created|added|moved|renamed))\b",
+    re.IGNORECASE,
+)
+_NEXT_HEADING_RE = re.compile(
+    r"\b(?:next\s+steps?|pending\s+tasks?|still\s+need(?:s)?\s+to|remaining\s+(?:tasks?|work)|to\s*do|todo|"
+    r"open\s+(?:items|questions)|queued?|not\s+yet\s+done)\b",
+    re.IGNORECASE,
+)
+_NAME = r"`?([A-Za-z0-9][\w./+-]*[\w/+-]|[A-Za-z0-9])`?"
+_MERGED_RE = re.compile(rf"\b(not\s+(?:yet\s+)?merged|unmerged|merged)\s+(?:in)?to\s+{_NAME}", re.IGNORECASE)
+_BRANCH_AT_RE = re.compile(
+    rf"\bbranch\s+{_NAME}\s+(?:is\s+)?(?:at|@|points\s+(?:to|at))\s+(?:commit\s+)?`?([0-9a-fA-F]{{7,40}})`?", re.IGNORECASE
+)
+_CLEAN_RE = re.compile(
+    r"\b(?:(?:working|work)\s*tree\s+(?:is\s+)?clean|clean\s+(?:working|work)\s*tree|nothing\s+to\s+commit|"
+    r"everything\s+(?:is\s+)?committed|all\s+changes\s+(?:are\s+)?committed)\b",
+    re.IGNORECASE,
+)
+_DIRTY_RE = re.compile(
+    r"\b(?:uncommitted|unstaged|not\s+(?:yet\s+)?committed|dirty\s+(?:working\s+)?tree|(?:working|work)\s*tree\s+(?:is\s+)?dirty|"
+    r"local\s+(?:un\w+\s+)?changes)\b",
+    re.IGNORECASE,
+)
+_UNPUSHED_RE = re.compile(r"\b(?:not\s+(?:yet\s+)?pushed|unpushed|un-pushed)\b", re.IGNORECASE)
+_PUSHED_RE = re.compile(r"\bpushed\b", re.IGNORECASE)
+_STAGED_RE = re.compile(
+    r"\b(?:(?:changes|files?|everything|diff)\s+(?:is\s+|are\s+)?staged|staged\s+(?:changes|files?)|in\s+the\s+index)\b",
+    re.IGNORECASE,
+)
+_NOT_STAGED_RE = re.compile(r"\b(?:nothing\s+(?:is\s+)?staged|not\s+staged)\b", re.IGNORECASE)
+_BULLET_RE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
+_HEADING_RE = re.compile(r"^\s*(?:#{1,6}\s+|\d+\.\s+\*\*)?(.{1,80}?)(?:\*\*)?\s*:?\s*$")
+_FENCE_RE = re.compile(r"^\s*(```|~~~)")
+_SENTENCE_SPLIT_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`])")
+
+
+def claim_from_line(
+    text: str,
+    source: str,
+    line: Optional[int] = None,
+    section: str = "state",
+    date: Optional[str] = None,
+    done: bool = False,
+    addresses: Optional[Iterable[Address]] = None,
+) -> Claim:
+    """One classified claim. ``addresses`` may come from a dashboard reader;
+    by default they are extracted from ``text`` with the same rules."""
+    text = " ".join(text.split())[:MAX_CLAIM_CHARS]
+    found = list(addresses) if addresses is not None else extract_addresses(text)
+    claim = Claim(text=text, kind=QUEUE, source=source, line=line, section=section, date=date, done=done)
+    claim.addresses = found
+    claim.assertions = git_assertions(text)
+    claim.intent = section == "queue" or bool(_INTENT_RE.search(text))
+    claim.kind = classify(claim)
+    return claim
+
+
+def classify(claim: Claim) -> str:
+    if claim.section == "queue":
+        return QUEUE
+    if claim.addresses_of(addr.PROBE):
+        return EXTERNAL
+    if _POSITION_RE.search(claim.text):
+        return POSITION
+    if claim.addresses_of(addr.SHA, addr.BRANCH, addr.NAME) or claim.assertions:
+        return GIT
+    if _EXTERNAL_RE.search(claim.text):
+        return EXTERNAL
+    if claim.addresses_of(addr.PATH):
+        return PATH
+    return EXTERNAL
+
+
+def is_external_statement(text: str) -> bool:
+    """Speaks of deploys, releases, CI, tests, services: state only a probe can check."""
+    return _EXTERNAL_RE.search(text) is not None
+
+
+def git_assertions(text: str) -> list[Assertion]:
+    found: list[Assertion] = []
+    for match in _BRANCH_AT_RE.finditer(text):
+        found.append(Assertion("branch_at", target=match.group(1), sha=match.group(2).lower()))
+    for match in _MERGED_RE.finditer(text):
+        negated = not match.group(1).lower().startswith("merged")
+        found.append(Assertion("merged", negated=negated, target=match.group(2).rstrip(".,;:")))
+    if _DIRTY_RE.search(text):
+        found.append(Assertion("clean", negated=True))
+    elif _CLEAN_RE.search(text):
+        found.append(Assertion("clean"))
+    if _UNPUSHED_RE.search(text):
+        found.append(Assertion("pushed", negated=True))
+    elif _PUSHED_RE.search(text):
+        found.append(Assertion("pushed"))
+    if _NOT_STAGED_RE.search(text):
+        found.append(Assertion("staged", negated=True))
+    elif _STAGED_RE.search(text):
+        found.append(Assertion("staged"))
+    return found
+
+
+def extract_from_text(text: str, source: str = "summary", date: Optional[str] = None) -> list[Claim]:
+    """Claims in free text such as the harness's compaction summary.
+
+    ``date`` (ISO) bounds the commit search for its "next steps" items; without
+    it they stay UNVERIFIED ("undated").
+    """
+    claims: list[Claim] = []
+    in_fence = False
+    in_next = False
+    for number, raw in enumerate(text.splitlines(), start=1):
+        if _FENCE_RE.match(raw):
+            in_fence = not in_fence
+            continue
+        stripped = _strip_controls(raw).strip()
+        if in_fence or not stripped:
+            continue
+        heading = _heading(stripped)
+        if heading is not None:
+            in_next = bool(_NEXT_HEADING_RE.search(heading))
+            continue
+        body = _BULLET_RE.sub("", stripped)
+        for sentence in _SENTENCE_SPLIT_RE.split(body):
+            sentence = sentence.strip()
+            if len(sentence) < 4:
+                continue
+            if in_next:
+                claims.append(claim_from_line(sentence, source, number, section="queue", date=date))
+                continue
+            found = [a for a in extract_addresses(sentence) if a.kind != addr.REF]
+            if found or _STATUS_RE.search(sentence):
+                claims.append(claim_from_line(sentence, source, number, section="summary"))
+    return claims
+
+
+def _heading(line: str) -> Optional[str]:
+    """The heading text if ``line`` looks like one ("## Next Steps", "9. Optional Next Step:", "Still need to:")."""
+    if line.startswith("#"):
+        return line.lstrip("#").strip()
+    if _BULLET_RE.match(line) and not re.match(r"^\s*\d+\.\s+\*\*", line):
+        return None
+    if line.endswith(":") and len(line) <= 80:
+        return line.rstrip(":").strip("* ").strip()
+    match = re.match(r"^\d+\.\s+\*\*(.{1,80}?)\*\*:?\s*$", line)
+    return match.group(1) if match else None
+
+
+def _strip_controls(text: str) -> str:
+    return re.sub(r"\x1b\[[0-9;?]*[ -/]*[@-~]|[\x00-\x08\x0b-\x1f\x7f]", "", text)

@@ -1,0 +1,226 @@
+"""Rehydration: read the dashboard, verify every claim, render the report.
+
+``build_rehydration`` is what SessionStart and ``cc-hooks rehydrate`` call.
+It never raises for a missing or malformed record: the report says so.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Optional, Sequence
+
+from cc_hooks.claims import addresses as addr
+from cc_hooks.claims.addresses import Address
+from cc_hooks.claims.extract import claim_from_line, extract_from_text
+from cc_hooks.claims.model import CONTRADICTED, UNVERIFIED, Claim, counts
+
+SUMMARY_SOURCE = "summary"
+
+
+@dataclass
+class Rehydration:
+    markdown: str
+    system_message: str
+    counts: dict
+    claims: list[Claim]
+    resume_point: Optional[Claim] = None
+    dashboard: Optional[str] = None
+    state_date: Optional[str] = None
+    initialized: bool = True
+    cut: bool = False
+    git_calls: int = 0
+    notes: list[str] = field(default_factory=list)
+    capture_debt: list[str] = field(default_factory=list)
+
+    @property
+    def exit_code(self) -> int:
+        """0 nothing contradicted, 1 contradictions, 2 the record could not be checked."""
+        if self.counts.get(CONTRADICTED):
+            return 1
+        return 0 if self.initialized else 2
+
+    def to_dict(self) -> dict:
+        return {
+            "initialized": self.initialized,
+            "dashboard": self.dashboard,
+            "state_date": self.state_date,
+            "counts": self.counts,
+            "resume_point": self.resume_point.to_dict() if self.resume_point else None,
+            "claims": [c.to_dict() for c in self.claims],
+            "capture_debt": self.capture_debt,
+            "notes": self.notes,
+            "git_calls": self.git_calls,
+            "system_message": self.system_message,
+        }
+
+
+def build_rehydration(
+    repo_root: Path,
+    source: str,
+    config,
+    deadline,
+    summary_text: Optional[str] = None,
+    capture_debt: Sequence = (),
+    summary_date: Optional[str] = None,
+) -> Rehydration:
+    from cc_hooks import report
+    from cc_hooks.claims.verify import verify_claims
+
+    repo_root = Path(repo_root)
+    budget = getattr(getattr(config, "hooks", None), "budget_chars", report.DEFAULT_BUDGET)
+    read, locator, notes = _read_dashboard(repo_root, config)
+    debt = report.debt_lines(capture_debt)
+    if read is None or not read.exists:
+        data = report.ReportInput(source, [], dashboard=locator, capture_debt=capture_debt, notes=notes, initialized=False, budget=budget)
+        text, _ = report.render(data)
+        empty = counts([])
+        return Rehydration(text, report.system_message(empty, initialized=False), empty, [], dashboard=locator, initialized=False, notes=notes, capture_debt=debt)
+    state_date = read.state.date if read.state else None
+    claims = claims_from_dashboard(read)
+    resume = next((c for c in claims if c.section == "resume"), None)
+    if summary_text:
+        claims.extend(extract_from_text(summary_text, SUMMARY_SOURCE, date=summary_date))
+    ctx = verify_claims(repo_root, claims, config, deadline, state_date=state_date)
+    head = _head_fact(ctx)
+    notes = notes + _staleness(ctx, state_date)
+    data = report.ReportInput(
+        source,
+        claims,
+        dashboard=locator,
+        state_date=state_date,
+        resume_point=resume,
+        capture_debt=capture_debt,
+        summary_audited=bool(summary_text),
+        head=head,
+        notes=notes,
+        budget=budget,
+    )
+    text, cut = report.render(data)
+    counted = counts(claims)
+    return Rehydration(
+        text,
+        report.system_message(counted, cut=cut),
+        counted,
+        claims,
+        resume,
+        locator,
+        state_date,
+        True,
+        cut,
+        ctx.git_calls,
+        notes,
+        debt,
+    )
+
+
+def claims_from_dashboard(read) -> list[Claim]:
+    """Claims from a ``cc_hooks.record.dashboard.DashboardRead``: resume point, state bullets, queued items."""
+    source = read.locator
+    state_date = read.state.date if read.state else None
+    claims = []
+    if read.state is not None:
+        for item in read.state.claims:
+            section = "resume" if item.kind == "resume" else "state"
+            claims.append(claim_from_line(item.text, source, item.line or None, section, state_date, addresses=_convert(item.addresses)))
+    for item in read.queued:
+        claims.append(
+            claim_from_line(item.text, source, item.line or None, "queue", item.date or state_date, item.done, addresses=_convert(item.addresses))
+        )
+    return claims
+
+
+def _convert(found) -> list[Address]:
+    """The dashboard reader's ``Addresses`` as claim addresses.
+
+    Its "branch" (a backticked name after branch/on/into/from) and its
+    extension-less slash "path" may each be either, so they become ``name``
+    addresses, which the verifiers accept as a ref or a path.
+    """
+    result = [Address(addr.SHA, sha.lower()) for sha in found.shas]
+    for branch in found.branches:
+        kind = addr.NAME if ("/" in branch or "." in branch) else addr.BRANCH
+        result.append(Address(kind, branch))
+    for path in found.paths:
+        ambiguous = "/" in path.path.rstrip("/") and "." not in path.path.rsplit("/", 1)[-1] and path.line is None
+        result.append(Address(addr.NAME if ambiguous else addr.PATH, path.path, path.line, path.end_line))
+    result.extend(Address(addr.REF, ref) for ref in found.refs)
+    result.extend(Address(addr.PROBE, probe) for probe in found.probes)
+    return list(dict.fromkeys(result))
+
+
+def _read_dashboard(root: Path, config):
+    """(DashboardRead or None, locator, notes)."""
+    from cc_hooks.record.dashboard import DashboardError, open_dashboard
+
+    try:
+        backend, declaration, _ = open_dashboard(root, config)
+    except DashboardError as exc:
+        return None, None, [f"The dashboard could not be opened: {exc}."]
+    if declaration.backend != "file":
+        return None, f"{declaration.backend} {declaration.locator}", [
+            f"The dashboard is declared as `{declaration.backend}`, which a hook cannot read offline; its claims are unchecked."
+        ]
+    read = backend.read()
+    notes = [f.message for f in read.findings if getattr(f, "severity", "error") != "info" and f.rule != "dashboard-missing"]
+    return read, declaration.locator, notes[:3]
+
+
+def _head_fact(ctx) -> Optional[str]:
+    status = ctx._status
+    if status is None:
+        return None
+    where = f"HEAD {status.branch}" if status.branch else "detached HEAD"
+    return f"{where} at {status.oid[:7]}" if status.oid else f"{where}, no commits yet"
+
+
+def _staleness(ctx, state_date: Optional[str]) -> list[str]:
+    """How many commits landed since the state block's date (one process)."""
+    from cc_hooks.claims.context import BudgetExhausted
+    from cc_hooks.git import GitError
+
+    if not state_date:
+        return []
+    try:
+        out = ctx.git("rev-list", "--count", f"--since={state_date}T23:59:59", "HEAD", check=False).strip()
+    except (BudgetExhausted, GitError):
+        return []
+    if out.isdigit() and int(out) > 0:
+        return [f"{out} commit(s) on HEAD are newer than the CURRENT STATE date {state_date}: the state block may be stale."]
+    return []
+
+
+def latest_summary(transcript: Path) -> tuple[Optional[str], Optional[str]]:
+    """(text, ISO date) of the last compaction summary in a transcript, or (None, None)."""
+    text = date = None
+    try:
+        handle = open(transcript, encoding="utf-8", errors="replace")
+    except OSError:
+        return None, None
+    with handle:
+        for line in handle:
+            if '"isCompactSummary"' not in line:
+                continue
+            try:
+                entry = json.loads(line)
+            except ValueError:
+                continue
+            if not isinstance(entry, dict) or entry.get("isCompactSummary") is not True:
+                continue
+            content = (entry.get("message") or {}).get("content")
+            if isinstance(content, list):
+                content = "\n".join(b.get("text", "") for b in content if isinstance(b, dict))
+            if isinstance(content, str) and content.strip():
+                text = content
+                stamp = entry.get("timestamp")
+                date = stamp[:10] if isinstance(stamp, str) and len(stamp) >= 10 else None
+    return text, date
+
+
+def unverified_reasons(claims: list[Claim]) -> dict[str, int]:
+    reasons: dict[str, int] = {}
+    for claim in claims:
+        if claim.verdict == UNVERIFIED:
+            reasons[claim.evidence] = reasons.get(claim.evidence, 0) + 1
+    return reasons

@@ -1,0 +1,60 @@
+"""Verify any list of claims within a deadline.
+
+Verifiers run in a fixed order, each once for all the claims it applies to
+(git, paths, queue, position, then external probes, the slowest). When the
+deadline passes, every claim a verifier did not get to is UNVERIFIED("time
+budget"); when git fails, UNVERIFIED with git's message. Nothing is VERIFIED
+by default.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+from cc_hooks.claims import verify_external, verify_git, verify_paths, verify_position, verify_queue
+from cc_hooks.claims.context import BudgetExhausted, VerifyContext
+from cc_hooks.claims.model import NO_ADDRESS, TIME_BUDGET, UNVERIFIED, Claim
+
+VERIFIERS = (verify_git, verify_paths, verify_queue, verify_position, verify_external)
+
+
+def verify_claims(
+    repo_root: str | Path,
+    claims: list[Claim],
+    config,
+    deadline,
+    state_date: Optional[str] = None,
+) -> VerifyContext:
+    """Add checks to every claim (in place); returns the context (``git_calls`` counts processes).
+
+    ``deadline`` is any object with ``remaining() -> float`` seconds;
+    ``state_date`` (ISO) is the date of the state block the claims come from,
+    which position claims are judged against.
+    """
+    from cc_hooks.git import GitError
+
+    ctx = VerifyContext(Path(repo_root), config, deadline, state_date)
+    for verifier in VERIFIERS:
+        relevant = [c for c in claims if verifier.applies(c)]
+        if not relevant:
+            continue
+        try:
+            if deadline.remaining() <= 0:
+                raise BudgetExhausted()
+            verifier.verify(ctx, relevant)
+        except (BudgetExhausted, GitError) as exc:
+            reason = TIME_BUDGET if _is_timeout(exc) else f"could not check: {exc}"
+            for claim in relevant:
+                if not any(check.by == verifier.NAME for check in claim.checks):
+                    claim.add("", UNVERIFIED, reason, verifier.NAME)
+    for claim in claims:
+        if not claim.checks:
+            claim.add("", UNVERIFIED, NO_ADDRESS, "")
+    return ctx
+
+
+def _is_timeout(exc: Exception) -> bool:
+    from cc_hooks.git import GitTimeout
+
+    return isinstance(exc, (BudgetExhausted, GitTimeout))

@@ -1,0 +1,267 @@
+"""Git claims: commits exist and are where the claim puts them; branches,
+merges, the work tree and the upstream are as stated.
+
+Batched: one ``cat-file --batch-check`` for every SHA, one ``log --no-walk``
+for their subjects, one ``for-each-ref`` for every branch, one ``status`` when
+a claim speaks of the work tree, and one ``rev-list`` per distinct target ref
+for ancestry.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from cc_hooks.claims import addresses as addr
+from cc_hooks.claims.context import Ref, VerifyContext
+from cc_hooks.claims.model import CONTRADICTED, QUEUE, UNVERIFIED, VERIFIED, Assertion, Claim
+
+NAME = "git"
+
+
+def applies(claim: Claim) -> bool:
+    if claim.kind == QUEUE:
+        return False
+    return bool(claim.addresses_of(addr.SHA, addr.BRANCH) or claim.assertions or _ref_names(claim))
+
+
+def _ref_names(claim: Claim) -> list[str]:
+    return [a.value for a in claim.addresses_of(addr.NAME)]
+
+
+def verify(ctx: VerifyContext, claims: list[Claim]) -> None:
+    claims = [c for c in claims if applies(c)]
+    if not claims:
+        return
+    shas = {a.value for c in claims for a in c.addresses_of(addr.SHA)}
+    shas |= {a.sha for c in claims for a in c.assertions if a.sha}
+    objects = ctx.objects(sorted(shas))
+    commits = {name: obj[0] for name, obj in objects.items() if obj and obj[1] == "commit"}
+    ctx.refs()
+    ctx.status(untracked=any(a.what == "clean" for c in claims for a in c.assertions))
+    plans = [_plan(ctx, claim, commits) for claim in claims]
+    asks: dict[str, set[str]] = {}
+    for plan in plans:
+        for target, sha in plan.ancestry:
+            asks.setdefault(target, set()).add(sha)
+    outside = {target: ctx.not_ancestors(target, wanted) for target, wanted in asks.items()}
+    subjects = ctx.subjects(commits.values()) if commits else {}
+    for claim, plan in zip(claims, plans):
+        _judge(ctx, claim, plan, objects, commits, outside, subjects)
+
+
+class _Plan:
+    def __init__(self) -> None:
+        self.ancestry: list[tuple[str, str]] = []  # (target rev, full sha)
+        self.sha_target: Optional[tuple[str, str]] = None  # (rev, how to name it)
+        self.merge_targets: list[tuple[Assertion, Optional[Ref]]] = []
+        self.subject_refs: list[Ref] = []
+        self.merge_subjects: list[tuple[str, str]] = []  # (label, full sha) whose merge is claimed
+
+
+def _plan(ctx: VerifyContext, claim: Claim, commits: dict[str, str]) -> _Plan:
+    plan = _Plan()
+    merges = [a for a in claim.assertions if a.what == "merged"]
+    plan.merge_targets = [(a, ctx.resolve_ref(a.target or "")) for a in merges]
+    plan.subject_refs = _subject_branches(ctx, claim)
+    shas = [commits[a.value] for a in claim.addresses_of(addr.SHA) if a.value in commits and not _is_tip_claim(claim, a.value)]
+    if merges:
+        plan.merge_subjects = [(sha[:7], sha) for sha in shas] or [(ref.short, ref.sha) for ref in plan.subject_refs]
+        for _, ref in plan.merge_targets:
+            if ref is not None:
+                plan.ancestry.extend((ref.refname, sha) for _, sha in plan.merge_subjects)
+    elif shas:
+        plan.sha_target = _sha_target(ctx, claim, plan.subject_refs)
+        if plan.sha_target is not None:
+            plan.ancestry.extend((plan.sha_target[0], sha) for sha in shas)
+    for assertion in claim.assertions:
+        if assertion.what == "branch_at" and assertion.sha in commits:
+            ref = ctx.resolve_ref(assertion.target or "")
+            if ref is not None:
+                plan.ancestry.append((ref.refname, commits[assertion.sha]))
+    return plan
+
+
+def _subject_branches(ctx: VerifyContext, claim: Claim) -> list[Ref]:
+    """Refs the claim is about (named branches that are not merge targets)."""
+    targets = {a.target for a in claim.assertions if a.what == "merged"}
+    refs = []
+    for address in claim.addresses_of(addr.BRANCH, addr.NAME):
+        if address.value in targets:
+            continue
+        ref = ctx.resolve_ref(address.value)
+        if ref is not None and ref not in refs:
+            refs.append(ref)
+    return refs
+
+
+def _is_tip_claim(claim: Claim, sha: str) -> bool:
+    return any(a.what == "branch_at" and a.sha == sha for a in claim.assertions)
+
+
+def _sha_target(ctx: VerifyContext, claim: Claim, subject_refs: list[Ref]) -> Optional[tuple[str, str]]:
+    pushed = any(a.what == "pushed" and not a.negated for a in claim.assertions)
+    if subject_refs:
+        ref = subject_refs[0]
+        if pushed and ref.upstream:
+            return ref.upstream, _short(ref.upstream)
+        return ref.refname, f"branch {ref.short}"
+    if pushed:
+        upstream = ctx.status().upstream
+        if upstream:
+            return f"refs/remotes/{upstream}", upstream
+    return "HEAD", "HEAD"
+
+
+def _judge(ctx, claim, plan, objects, commits, outside, subjects) -> None:
+    add = lambda subject, verdict, evidence: claim.add(subject, verdict, evidence, NAME)  # noqa: E731
+    for address in claim.addresses_of(addr.SHA):
+        sha = address.value
+        if _is_tip_claim(claim, sha):
+            continue
+        obj = objects.get(sha)
+        if obj is None:
+            add(f"commit {sha}", CONTRADICTED, f"no commit {sha} in this repository")
+            continue
+        if obj[1] != "commit":
+            add(f"commit {sha}", CONTRADICTED, f"{sha} is a {obj[1]}, not a commit")
+            continue
+        full = obj[0]
+        title = _titled(sha, subjects.get(full))
+        if plan.sha_target is not None:
+            rev, label = plan.sha_target
+            if full in outside.get(rev, set()):
+                where = _head_label(ctx) if rev == "HEAD" else label
+                add(f"commit {sha}", CONTRADICTED, f"{title} exists but is not reachable from {where}")
+            else:
+                where = _head_label(ctx) if rev == "HEAD" else label
+                add(f"commit {sha}", VERIFIED, f"{title} is reachable from {where}")
+        elif not plan.merge_targets:
+            add(f"commit {sha}", VERIFIED, f"{title} exists")
+    for ref_name in claim.addresses_of(addr.BRANCH):
+        if any(a.what == "branch_at" and a.target == ref_name.value for a in claim.assertions):
+            continue
+        ref = ctx.resolve_ref(ref_name.value)
+        if ref is None:
+            add(f"branch {ref_name.value}", CONTRADICTED, f"no branch, tag or remote branch named {ref_name.value}")
+        else:
+            add(f"branch {ref.short}", VERIFIED, f"{ref.short} exists at {_titled(ref.sha[:7], ref.subject)}")
+    for name in claim.addresses_of(addr.NAME):
+        ref = ctx.resolve_ref(name.value)
+        if ref is not None:  # not a ref: the path verifier decides
+            add(f"branch {ref.short}", VERIFIED, f"{ref.short} exists at {_titled(ref.sha[:7], ref.subject)}")
+    for assertion in claim.assertions:
+        _judge_assertion(ctx, claim, plan, assertion, commits, outside, subjects, add)
+
+
+def _judge_assertion(ctx, claim, plan, assertion, commits, outside, subjects, add) -> None:
+    what = assertion.what
+    if what == "branch_at":
+        _judge_branch_at(ctx, assertion, commits, outside, add)
+    elif what == "merged":
+        _judge_merged(ctx, claim, plan, assertion, commits, outside, add)
+    elif what == "clean":
+        status = ctx.status()
+        dirty = _describe_dirty(status)
+        if assertion.negated:
+            add("work tree", VERIFIED if dirty else CONTRADICTED, f"git status: {dirty}" if dirty else "git status: the work tree is clean")
+        else:
+            add("work tree", CONTRADICTED if dirty else VERIFIED, f"git status: {dirty}" if dirty else "git status: the work tree is clean")
+    elif what == "staged":
+        staged = ctx.status().staged
+        has = f"{len(staged)} staged path(s), e.g. {staged[0]}" if staged else "nothing is staged"
+        ok = bool(staged) != assertion.negated
+        add("index", VERIFIED if ok else CONTRADICTED, f"git status: {has}")
+    elif what == "pushed":
+        if any(a.kind == addr.SHA for a in claim.addresses) and not assertion.negated:
+            return  # judged through the commits' reachability from the upstream
+        _judge_pushed(ctx, plan, assertion, add)
+
+
+def _judge_branch_at(ctx, assertion, commits, outside, add) -> None:
+    name, sha = assertion.target or "", assertion.sha or ""
+    ref = ctx.resolve_ref(name)
+    if ref is None:
+        add(f"branch {name}", CONTRADICTED, f"no branch named {name}")
+        return
+    full = commits.get(sha)
+    if full is not None and ref.sha == full:
+        add(f"branch {ref.short}", VERIFIED, f"{ref.short} is at {sha}")
+        return
+    now = f"{ref.short} is at {_titled(ref.sha[:7], ref.subject)}, not {sha}"
+    if full is None:
+        now += f" (no commit {sha} exists)"
+    elif full not in outside.get(ref.refname, set()):
+        now += f" ({sha} is an older commit on it: the branch moved on)"
+    else:
+        now += f" ({sha} is not on {ref.short})"
+    add(f"branch {ref.short}", CONTRADICTED, now)
+
+
+def _judge_merged(ctx, claim, plan, assertion, commits, outside, add) -> None:
+    target_ref = dict((id(a), r) for a, r in plan.merge_targets).get(id(assertion))
+    target = assertion.target or ""
+    if target_ref is None:
+        add(f"merge into {target}", CONTRADICTED, f"no branch named {target}")
+        return
+    if not plan.merge_subjects:
+        add(f"merge into {target}", UNVERIFIED, "the claim names no commit or branch that could be merged")
+        return
+    for label, full in plan.merge_subjects:
+        merged = full not in outside.get(target_ref.refname, set())
+        fact = f"{label} {'is' if merged else 'is not'} an ancestor of {target_ref.short}"
+        add(f"{label} merged into {target_ref.short}", VERIFIED if merged != assertion.negated else CONTRADICTED, fact)
+
+
+def _judge_pushed(ctx, plan, assertion, add) -> None:
+    ref = plan.subject_refs[0] if plan.subject_refs else None
+    if ref is None:
+        status = ctx.status()
+        if status.branch is None:
+            add("push", UNVERIFIED, "HEAD is detached: no branch to compare with its upstream")
+            return
+        ref = ctx.resolve_ref(status.branch)
+        if ref is None:
+            add("push", UNVERIFIED, f"branch {status.branch} has no commits yet")
+            return
+    upstream = ref.upstream
+    if not upstream:
+        guess = next((r for r in ctx.refs().values() if r.refname.startswith("refs/remotes/") and r.refname.endswith("/" + ref.short)), None)
+        if guess is None:
+            fact = f"{ref.short} has no upstream and no remote-tracking branch"
+            add(f"push of {ref.short}", CONTRADICTED if not assertion.negated else VERIFIED, fact)
+            return
+        upstream = guess.refname
+        unpushed = guess.sha != ref.sha
+        fact = f"{ref.short} is at {ref.sha[:7]}, {_short(upstream)} at {guess.sha[:7]} (as of the last fetch)"
+    elif ref.track == "[gone]":
+        unpushed, fact = True, f"the upstream of {ref.short} ({_short(upstream)}) is gone"
+    else:
+        unpushed = ref.ahead > 0
+        fact = (
+            f"{ref.short} is {ref.ahead} commit(s) ahead of {_short(upstream)} (as of the last fetch)"
+            if unpushed
+            else f"{ref.short} has no commits that {_short(upstream)} lacks (as of the last fetch)"
+        )
+    ok = unpushed == assertion.negated
+    add(f"push of {ref.short}", VERIFIED if ok else CONTRADICTED, fact)
+
+
+def _describe_dirty(status) -> str:
+    parts = []
+    for label, paths in (("staged", status.staged), ("modified", status.unstaged), ("untracked", status.untracked), ("conflicted", status.conflicted)):
+        if paths:
+            parts.append(f"{len(paths)} {label} (e.g. {paths[0]})")
+    return ", ".join(parts)
+
+
+def _head_label(ctx: VerifyContext) -> str:
+    branch = ctx.status().branch
+    return f"HEAD ({branch})" if branch else "HEAD (detached)"
+
+
+def _titled(sha: str, subject: Optional[str]) -> str:
+    return f'{sha} "{subject}"' if subject else sha
+
+
+def _short(refname: str) -> str:
+    return refname.replace("refs/remotes/", "").replace("refs/heads/", "")

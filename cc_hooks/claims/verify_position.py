@@ -1,0 +1,102 @@
+"""Position claims: "awaiting the user's ruling on X", "at step 3 of the plan".
+
+Checked against the decision ledger: an entry dated on or after the state
+block whose title or decision shares the claim's key words (most of them, and
+at least two, or the only one) settles what the claim says is still open, so
+it CONTRADICTS the claim, quoting the entry. No such entry: VERIFIED (the
+ledger agrees nothing was decided since). Same-day entries count, because a
+date cannot order an entry and a state block written on the same day.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+from cc_hooks.claims.context import VerifyContext
+from cc_hooks.claims.model import CONTRADICTED, POSITION, UNVERIFIED, VERIFIED, Claim
+from cc_hooks.claims.words import clearly_matches, significant_words
+
+NAME = "position"
+_CUE_WORDS = set(
+    significant_words(
+        "awaiting waiting blocked pending user users owner ruling rulings decision decisions answer approval review input "
+        "confirmation go-ahead sign-off question questions phrase plan resume point"
+    )
+)
+_TOPIC_RE = re.compile(r"\b(?:on|about|for|regarding|re|whether|of)\s+(.+)$", re.IGNORECASE)
+
+
+def applies(claim: Claim) -> bool:
+    return claim.kind == POSITION
+
+
+def verify(ctx: VerifyContext, claims: list[Claim]) -> None:
+    claims = [c for c in claims if applies(c)]
+    if not claims:
+        return
+    entries, problem = _entries(ctx)
+    for claim in claims:
+        date = claim.date or ctx.state_date
+        if problem:
+            claim.add("decision ledger", UNVERIFIED, problem, NAME)
+        elif not date:
+            claim.add("decision ledger", UNVERIFIED, "the state block is undated: no way to tell later rulings from earlier ones", NAME)
+        else:
+            _judge(ctx, claim, date, entries)
+
+
+def key_words(text: str) -> list[str]:
+    """What the position is about: the words after "ruling on", else the claim's own words."""
+    match = _TOPIC_RE.search(text)
+    topic = match.group(1) if match else text
+    words = [w for w in significant_words(topic) if w not in _CUE_WORDS]
+    if not words and match:
+        words = [w for w in significant_words(text) if w not in _CUE_WORDS]
+    return words
+
+
+def _judge(ctx: VerifyContext, claim: Claim, date: str, entries) -> None:
+    words = key_words(claim.text)
+    if not words:
+        claim.add("decision ledger", UNVERIFIED, "the claim names nothing to look for in the decision ledger", NAME)
+        return
+    later = [e for e in entries if e.date and e.date >= date]
+    for entry in later:
+        if clearly_matches(words, f"{entry.title} {entry.decision or ''}"):
+            quote = f"## {entry.heading}" + (f" / Decision: {entry.decision}" if entry.decision else "")
+            claim.add(
+                "decision ledger",
+                CONTRADICTED,
+                f"{_ledger_name(ctx)}:{entry.start} settled it: {_clip(quote)}",
+                NAME,
+            )
+            return
+    claim.add(
+        "decision ledger",
+        VERIFIED,
+        f"no {_ledger_name(ctx)} entry dated {date} or later settles it ({len(later)} such entries)",
+        NAME,
+    )
+
+
+def _ledger_name(ctx: VerifyContext) -> str:
+    return ctx.config.record.decisions if ctx.config is not None else "DECISIONS.md"
+
+
+def _entries(ctx: VerifyContext) -> tuple[list, Optional[str]]:
+    from cc_hooks.record.decisions import parse_decisions
+
+    name = _ledger_name(ctx)
+    try:
+        text = (ctx.root / name).read_text(encoding="utf-8", errors="replace")
+    except FileNotFoundError:
+        return [], f"{name} does not exist"
+    except OSError as exc:
+        return [], f"{name} cannot be read ({exc.strerror or exc})"
+    return parse_decisions(text, name).entries, None
+
+
+def _clip(text: str, limit: int = 240) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"

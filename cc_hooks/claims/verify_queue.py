@@ -1,0 +1,117 @@
+"""Queue claims: is a pending item really pending, is a DONE item really done?
+
+One ``git log HEAD --since=<oldest item date>`` lists every commit that could
+have done queued work. A commit *does* an item when it references the item
+explicitly (its ``#123`` / ``KEY-123`` / SHA in the subject or body) or
+clearly matches its work (most of the item's significant words, and at least
+two, in the subject). A pending item with such a commit is CONTRADICTED
+("landed in <sha> <subject>"); a DONE item needs one to be VERIFIED.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+from dataclasses import dataclass
+from typing import Optional
+
+from cc_hooks.claims import addresses as addr
+from cc_hooks.claims.context import VerifyContext
+from cc_hooks.claims.model import CONTRADICTED, QUEUE, UNVERIFIED, VERIFIED, Claim
+from cc_hooks.claims.words import clearly_matches, significant_words
+
+NAME = "queue"
+MAX_COMMITS = 5000
+
+
+@dataclass
+class Commit:
+    sha: str
+    date: str  # committer date, YYYY-MM-DD
+    subject: str
+    body: str
+
+
+def applies(claim: Claim) -> bool:
+    return claim.kind == QUEUE
+
+
+def verify(ctx: VerifyContext, claims: list[Claim]) -> None:
+    claims = [c for c in claims if applies(c)]
+    dated = [(c, _date_of(ctx, c)) for c in claims]
+    for claim, date in dated:
+        if date is None:
+            claim.add("queue item", UNVERIFIED, "undated: no window of commits to search", NAME)
+    dates = [d for _, d in dated if d]
+    if not dates:
+        return
+    commits = _commits_since(ctx, min(dates))
+    for claim, date in dated:
+        if date is not None:
+            _judge(claim, date, [c for c in commits if c.date >= date])
+
+
+def _date_of(ctx: VerifyContext, claim: Claim) -> Optional[str]:
+    """The item's own date (the dashboard reader falls back to the state block's)."""
+    if claim.date and re.fullmatch(r"\d{4}-\d{2}-\d{2}", claim.date):
+        return claim.date
+    return None
+
+
+def _commits_since(ctx: VerifyContext, date: str) -> list[Commit]:
+    # A day of slack: --since compares timestamps, the items carry calendar dates.
+    since = (datetime.date.fromisoformat(date) - datetime.timedelta(days=1)).isoformat()
+    out = ctx.git(
+        "log", "HEAD", f"--since={since}", f"--max-count={MAX_COMMITS}", "--format=%H%x1f%cs%x1f%s%x1f%b%x1e", check=False
+    )
+    commits = []
+    for record in out.split("\x1e"):
+        parts = record.strip("\n").split("\x1f")
+        if len(parts) == 4:
+            commits.append(Commit(*parts))
+    return commits
+
+
+def _judge(claim: Claim, date: str, commits: list[Commit]) -> None:
+    match = find_landing(claim, commits)
+    if match is not None:
+        commit, how = match
+        landed = f'{how} {commit.sha[:7]} "{commit.subject}" ({commit.date})'
+        if claim.done:
+            claim.add("queue item", VERIFIED, f"done: {landed}", NAME)
+        else:
+            claim.add("queue item", CONTRADICTED, f"landed: {landed}", NAME)
+        return
+    searched = f"no commit on HEAD since {date} references it or matches its words ({len(commits)} searched)"
+    claim.add("queue item", UNVERIFIED if claim.done else VERIFIED, searched, NAME)
+
+
+def find_landing(claim: Claim, commits: list[Commit]) -> Optional[tuple[Commit, str]]:
+    """The newest commit that references the item or clearly does its work."""
+    refs = [a.value for a in claim.addresses_of(addr.REF)]
+    shas = [a.value for a in claim.addresses_of(addr.SHA)]
+    for commit in commits:
+        message = f"{commit.subject}\n{commit.body}"
+        for ref in refs:
+            if re.search(rf"(?<![\w#-]){re.escape(ref)}(?![\w-])", message, re.IGNORECASE):
+                return commit, f"{ref} referenced in"
+        for sha in shas:
+            if re.search(rf"\b{re.escape(sha)}", message) and not commit.sha.startswith(sha):
+                return commit, f"{sha} referenced in"
+    wanted = significant_words(_work_text(claim))
+    if len(wanted) < 2:
+        return None
+    for commit in commits:
+        if clearly_matches(wanted, commit.subject):
+            return commit, "matched by"
+    return None
+
+
+def _work_text(claim: Claim) -> str:
+    """The item without its date, DONE marker and references."""
+    text = re.sub(r"^\s*(?:DONE\s+)?\d{4}-\d{2}-\d{2}\s*(?:[—–:-]+\s*)?", "", claim.text)
+    text = re.sub(r"^\s*DONE\b\s*[—–:-]*\s*", "", text, flags=re.IGNORECASE)
+    for address in claim.addresses:
+        if address.kind in (addr.REF, addr.SHA, addr.PROBE):
+            text = text.replace(address.value, " ")
+    return text

@@ -1,0 +1,56 @@
+"""Significant words: how a sentence is compared with a commit subject or a
+ledger heading. Lowercase, stop words dropped, crude suffix stemming, so
+"Add regression tests" matches "Added a regression test"."""
+
+from __future__ import annotations
+
+import re
+
+STOP_WORDS = frozenset(
+    """a an the and or but nor of in on at to for from by with without into onto over under about after before
+    as is are was were be been being it its this that these those there here then than so such not no yes
+    do does did done doing have has had having will would should could can may might must shall
+    i we you he she they me us them my our your his her their what which who whom whose when where why how
+    all any both each few more most other some same own only just also very too again once up down out off
+    via per vs etc e.g i.e new now still yet already some
+    add adds added fix fixes fixed make makes made update updates updated use uses used get set run runs
+    item items task tasks work todo wip step steps""".split()
+)
+_WORD_RE = re.compile(r"[A-Za-z][A-Za-z0-9_'-]*[A-Za-z0-9]|[A-Za-z]{2,}")
+
+
+def stem(word: str) -> str:
+    word = word.lower().strip("'-_")
+    for suffix in ("ing", "ied", "ies", "ed", "es", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            word = word[: -len(suffix)] + ("y" if suffix in ("ied", "ies") else "")
+            break
+    return word
+
+
+def significant_words(text: str) -> list[str]:
+    """Stemmed words of three letters or more that carry meaning, in order, without duplicates."""
+    words = []
+    for raw in _WORD_RE.findall(text.replace("`", " ")):
+        lower = raw.lower()
+        if lower in STOP_WORDS or len(lower) < 3:
+            continue
+        stemmed = stem(lower)
+        if stemmed not in STOP_WORDS:
+            words.append(stemmed)
+    return list(dict.fromkeys(words))
+
+
+def overlap(wanted: list[str], text: str) -> tuple[int, float]:
+    """How many of ``wanted`` occur in ``text`` (after the same normalization), and the ratio."""
+    if not wanted:
+        return 0, 0.0
+    present = set(significant_words(text))
+    hits = sum(1 for word in wanted if word in present)
+    return hits, hits / len(wanted)
+
+
+def clearly_matches(wanted: list[str], text: str, ratio: float = 0.6) -> bool:
+    """Most of ``wanted`` (and at least two of them, or the only one) occur in ``text``."""
+    hits, share = overlap(wanted, text)
+    return share >= ratio and hits >= min(2, len(wanted)) and hits > 0

@@ -1,0 +1,53 @@
+"""`cc-hooks trust`: allow this repository's probes and guards to run (like direnv allow)."""
+
+from __future__ import annotations
+
+HELP = "Trust this repository's probe and guard commands (.cc-hooks.toml) so hooks may run them."
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("--project", metavar="DIR", help="project root (default: the git work tree containing the cwd)")
+    action = parser.add_mutually_exclusive_group()
+    action.add_argument("--show", action="store_true", help="show the probe and guard table and whether it is trusted; change nothing")
+    action.add_argument("--revoke", action="store_true", help="forget the trust for this repository")
+
+
+def run(args) -> int:
+    import json
+
+    from cc_hooks import trust
+    from cc_hooks.cli import CliError
+    from cc_hooks.commands.install import project_root
+    from cc_hooks.config import ConfigError, load_config
+
+    root = project_root(args.project)
+    if args.revoke:
+        try:
+            forgot = trust.revoke(root)
+        except trust.TrustStoreError as exc:
+            raise CliError(str(exc), 2) from exc
+        print(f"{root}: trust revoked" if forgot else f"{root}: was not trusted; nothing to revoke")
+        return 0
+    try:
+        config = load_config(root)
+    except ConfigError as exc:
+        raise CliError(str(exc), 2) from exc
+    table = trust.command_table(config)
+    state = trust.status(root, config)
+    if args.show:
+        print(json.dumps(table, indent=2, sort_keys=True))
+        verdict = "trusted" if state.trusted else state.reason
+        print(f"{root}: sha256 {state.digest[:16]}… {verdict}")
+        return 0 if state.trusted else 1
+    if not table["probes"] and not table["guards"]:
+        print(f"{root}: .cc-hooks.toml defines no probes or guards; trusting the empty table")
+    else:
+        for kind in ("probes", "guards"):
+            for name, entry in table[kind].items():
+                print(f"{kind[:-1]} {name}: {' '.join(entry['argv'])}")
+    try:
+        state = trust.trust(root, config)
+    except trust.TrustStoreError as exc:
+        raise CliError(str(exc), 2) from exc
+    print(f"{root}: trusted (sha256 {state.digest[:16]}…, stored in {trust.trust_path()})")
+    return 0

@@ -1,0 +1,49 @@
+from cc_hooks.claims.addresses import BRANCH, NAME, PATH, PROBE, REF, SHA, Address, extract_addresses
+
+
+def kinds(text):
+    return [(a.kind, str(a)) for a in extract_addresses(text)]
+
+
+def test_design_example_lines():
+    assert kinds("Branch `fix/refresh` at `3f2a9c1`, not merged into `main`.") == [
+        (BRANCH, "fix/refresh"),
+        (SHA, "3f2a9c1"),
+        (BRANCH, "main"),
+    ]
+    assert kinds("Staging runs v1.4.2. (probe: staging-version)") == [(PROBE, "(probe: staging-version)")]
+    assert kinds('Fix for "login loops after 30 min" landed in `9b1d2e0`.') == [(SHA, "9b1d2e0")]
+
+
+def test_code_in_backticks_is_not_an_address():
+    assert kinds("Add a regression test for negative numbers in `add()`.") == []
+    assert kinds("Using `with` instead of `case`; see `tool_call/2`") == []
+    assert kinds("read `.hook_event_name` from stdin") == []
+
+
+def test_paths_with_lines_and_plain_paths():
+    found = extract_addresses("see src/auth.py:42 and `docs/x.md:3-9`, also README.md")
+    assert Address(PATH, "src/auth.py", 42) in found
+    assert Address(PATH, "docs/x.md", 3, 9) in found
+    assert Address(PATH, "README.md") in found
+
+
+def test_things_that_look_like_paths_but_are_not():
+    assert kinds("v1.4.2 is on example.com, see https://x.org/a.py, e.g. this") == []
+    assert kinds("`cc_hooks.git` is a module") == []
+
+
+def test_plain_shas_need_a_digit_or_a_cue():
+    assert kinds("landed in abc1234 today") == [(SHA, "abc1234")]
+    assert kinds("the defaced facade") == []
+    assert kinds("fixed in commit deadbeef") == [(SHA, "deadbeef")]
+    assert kinds("1234567 users") == []
+
+
+def test_ambiguous_slash_names_are_resolved_later():
+    assert kinds("finishing the fix on `fix/refresh`") == [(NAME, "fix/refresh")]
+    assert kinds("merged into main and on branch develop") == [(BRANCH, "main"), (BRANCH, "develop")]
+
+
+def test_references():
+    assert kinds("closes #45 and PROJ-12, not UTF-8") == [(REF, "#45"), (REF, "PROJ-12")]

@@ -1,0 +1,50 @@
+from cc_hooks.claims.model import CONTRADICTED, PATH, UNVERIFIED, VERIFIED
+
+
+def test_tracked_path_verified_and_deleted_path_contradicted(repo):
+    repo.commit("Add auth", {"src/auth.py": "a\nb\nc\n"})
+    claim = repo.check("The logic is in `src/auth.py`.")
+    assert claim.kind == PATH and claim.verdict == VERIFIED
+    repo.git("rm", "-q", "src/auth.py")
+    repo.git("commit", "-q", "-m", "Remove auth")
+    claim = repo.check("The logic is in `src/auth.py`.")
+    assert claim.verdict == CONTRADICTED
+    assert "src/auth.py does not exist at HEAD" in claim.evidence
+
+
+def test_line_in_range_both_ways(repo):
+    repo.commit("Add auth", {"src/auth.py": "a\nb\nc\n"})
+    assert repo.check("See `src/auth.py:3`.").verdict == VERIFIED
+    claim = repo.check("See `src/auth.py:42`.")
+    assert claim.verdict == CONTRADICTED and "only 3 lines" in claim.evidence
+
+
+def test_untracked_file_is_not_at_head(repo):
+    repo.write("notes.md", "draft\n")
+    claim = repo.check("Wrote `notes.md`.")
+    assert claim.verdict == CONTRADICTED and "in the work tree but not committed" in claim.evidence
+
+
+def test_committed_but_ignored_path_is_contradicted(repo):
+    repo.commit("Add build output", {"build/out.txt": "x\n"})
+    repo.commit("Ignore build", {".gitignore": "build/\n"})
+    assert repo.check("Output in `build/out.txt`.").verdict == CONTRADICTED
+    assert repo.check("Rules in `.gitignore`.").verdict == VERIFIED
+
+
+def test_name_resolves_to_a_branch_or_a_path_or_neither(repo):
+    repo.git("branch", "fix/refresh")
+    repo.commit("Add docs dir", {"docs/guide/index.md": "x\n"})
+    assert repo.check("Work is on `fix/refresh`.").verdict == VERIFIED
+    assert repo.check("The guide lives in `docs/guide`.").verdict == VERIFIED
+    claim = repo.check("Work is on `fix/other`.")
+    assert claim.verdict == CONTRADICTED and "no branch, tag or path named fix/other" in claim.evidence
+
+
+def test_paths_in_future_work_are_not_checked(repo):
+    claim = repo.check("Next: we will create `docs/api.md`.")
+    assert claim.verdict == UNVERIFIED
+
+
+def test_path_outside_the_repo_is_contradicted(repo):
+    assert repo.check("See `../other/x.py`.").verdict == CONTRADICTED

@@ -1,0 +1,41 @@
+from cc_hooks.claims.model import CONTRADICTED, QUEUE, UNVERIFIED, VERIFIED
+
+
+def test_pending_item_whose_work_landed_is_contradicted(repo):
+    sha = repo.commit("Add regression test for negative numbers in add()", date="2026-11-29")
+    claim = repo.check("Add a regression test for negative numbers in `add()`.", section="queue", date="2026-11-28")
+    assert claim.kind == QUEUE
+    assert claim.verdict == CONTRADICTED
+    assert f"landed: matched by {sha[:7]}" in claim.evidence
+
+
+def test_pending_item_with_no_matching_commit_is_verified(repo):
+    repo.commit("Refactor the parser", date="2026-11-29")
+    claim = repo.check("Add a regression test for negative numbers in `add()`.", section="queue", date="2026-11-28")
+    assert claim.verdict == VERIFIED
+    assert "no commit on HEAD since 2026-11-28" in claim.evidence
+
+
+def test_work_done_before_the_item_date_does_not_count(repo):
+    repo.commit("Add regression test for negative numbers", date="2026-11-01")
+    claim = repo.check("Add a regression test for negative numbers.", section="queue", date="2026-11-28")
+    assert claim.verdict == VERIFIED
+
+
+def test_explicit_reference_in_the_body(repo):
+    repo.git("commit", "-q", "--allow-empty", "-m", "Tidy things\n\nCloses #123", date="2026-11-29")
+    claim = repo.check("Handle the odd case (#123)", section="queue", date="2026-11-28")
+    assert claim.verdict == CONTRADICTED and "#123 referenced in" in claim.evidence
+
+
+def test_done_item_needs_a_commit(repo):
+    claim = repo.check("Release v1.4.2 of the widget", section="queue", date="2026-11-27", done=True)
+    assert claim.verdict == UNVERIFIED
+    repo.commit("Release widget v1.4.2", date="2026-11-27")
+    claim = repo.check("Release v1.4.2 of the widget", section="queue", date="2026-11-27", done=True)
+    assert claim.verdict == VERIFIED and claim.evidence.startswith("done:")
+
+
+def test_undated_item_is_unverified(repo):
+    claim = repo.check("Add a regression test", section="queue", date=None)
+    assert claim.verdict == UNVERIFIED and "undated" in claim.evidence
