@@ -40,7 +40,9 @@ class DashboardError(Exception):
 
 # A sha: 7-40 lowercase hex, with at least one digit and one letter (so neither
 # "1234567" nor "defaced" is one), not glued to a word, path or version.
-_SHA_RE = re.compile(r"(?<![\w./#-])(?=[0-9a-f]*[0-9])(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}(?![\w/-])")
+_SHA_RE = re.compile(r"(?<![\w./#-])[0-9a-f]{7,40}(?![\w/-])")
+_HEX_LETTER_RE = re.compile(r"[a-f]")
+_DIGIT_RE = re.compile(r"[0-9]")
 _BRANCH_RE = re.compile(r"\b(?:branch(?:es)?|on|into|from)\s+`([^`\s]+)`", re.IGNORECASE)
 _BACKTICK_RE = re.compile(r"`([^`\s]+)`")
 _PATH_RE = re.compile(r"^(?!-)([\w.@+~-]+(?:/[\w.@+~-]+)*/?)(?::(\d+)(?:-(\d+))?)?$")
@@ -79,19 +81,29 @@ def extract_addresses(text: str) -> Addresses:
     branch; else a sha-looking token is a sha; else a token with a ``/`` or a
     file extension is a path (``path:line`` and ``path:a-b`` keep the lines).
     """
-    branches = _unique(m.group(1) for m in _BRANCH_RE.finditer(text) if not _SHA_RE.fullmatch(m.group(1)))
-    shas = _unique(m.group(0) for m in _SHA_RE.finditer(text))
-    paths = []
-    for match in _BACKTICK_RE.finditer(text):
-        token = match.group(1)
-        if token in branches or "://" in token:
-            continue
-        ref = _path_ref(token)
-        if ref and ref not in paths:
-            paths.append(ref)
-    refs = _unique([f"#{m.group(1)}" for m in _ISSUE_RE.finditer(text)] + [m.group(1) for m in _KEY_RE.finditer(text) if m.group(1).split("-")[0] not in _KEY_STOPLIST])
-    probes = _unique(m.group(1) for m in _PROBE_RE.finditer(text))
+    shas = _unique(sha for sha in _SHA_RE.findall(text) if _is_sha(sha))
+    branches: tuple[str, ...] = ()
+    paths: list[PathRef] = []
+    if "`" in text:
+        branches = _unique(b for b in _BRANCH_RE.findall(text) if not _is_sha(b))
+        for token in _BACKTICK_RE.findall(text):
+            if token in branches or "://" in token:
+                continue
+            ref = _path_ref(token)
+            if ref and ref not in paths:
+                paths.append(ref)
+    refs: tuple[str, ...] = ()
+    if "#" in text or "-" in text:
+        issues = [f"#{n}" for n in _ISSUE_RE.findall(text)] if "#" in text else []
+        keys = [k for k in _KEY_RE.findall(text) if k.split("-")[0] not in _KEY_STOPLIST] if "-" in text else []
+        refs = _unique(issues + keys)
+    probes = _unique(_PROBE_RE.findall(text)) if "(probe:" in text else ()
     return Addresses(shas, branches, tuple(paths), refs, probes)
+
+
+def _is_sha(token: str) -> bool:
+    """7-40 lowercase hex with at least one digit and one letter."""
+    return bool(_SHA_RE.fullmatch(token) and _DIGIT_RE.search(token) and _HEX_LETTER_RE.search(token))
 
 
 def _path_ref(token: str) -> Optional[PathRef]:
@@ -101,7 +113,7 @@ def _path_ref(token: str) -> Optional[PathRef]:
     path = match.group(1)
     if "/" not in path and not _EXTENSION_RE.search(path):
         return None
-    if _SHA_RE.fullmatch(path):
+    if _is_sha(path):
         return None
     line = int(match.group(2)) if match.group(2) else None
     end = int(match.group(3)) if match.group(3) else None
@@ -109,7 +121,7 @@ def _path_ref(token: str) -> Optional[PathRef]:
 
 
 def _unique(items) -> tuple[str, ...]:
-    return tuple(dict.fromkeys(items))
+    return tuple(dict.fromkeys(items)) if items else ()
 
 
 # --- what backends exchange ------------------------------------------------------

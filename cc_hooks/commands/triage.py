@@ -1,0 +1,476 @@
+"""`cc-hooks triage SYMPTOM...`: search the record for a symptom before theorizing (methodology §8).
+
+Each phrasing (2-4 are best, in the operator's words) is matched loosely: as a
+phrase, and as its significant words (all of them, or all but one when there
+are three or more) in any order. Searched: ``Symptom:`` trailers and commit
+messages on every ref (one ``git log``), SYMPTOMS.md (entries and causes) and
+DECISIONS.md. For every prior fix the question is whether its change is still
+in HEAD: the fix's own patch must reverse-apply to HEAD's tree (checked in a
+private index, so the work tree is never touched).
+
+Verdict:
+- ``NOVEL``: no prior cause recorded anywhere.
+- ``KNOWN-BUT-FIX-INTACT``: prior causes exist and every one has a fix that is
+  still intact in HEAD, so this is likely a new cause.
+- ``KNOWN (n prior causes)``: some prior cause has no fix, or a fix that is no
+  longer intact (reverted, changed since, or not in HEAD): likely a regression.
+
+Exit status: 0 whenever the search ran, whatever the verdict; 2 when it could
+not (not a git repository, git failing).
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import re
+import sys
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Optional
+
+HELP = "Search the record (trailers, commits, SYMPTOMS.md, DECISIONS.md) for a symptom; say KNOWN, KNOWN-BUT-FIX-INTACT or NOVEL."
+
+NOVEL, KNOWN, INTACT = "NOVEL", "KNOWN", "KNOWN-BUT-FIX-INTACT"
+STOPWORDS = frozenset(
+    "a an the and or but of on in at to for from by with without into onto after before when while is are was were be been "
+    "being it its this that these those there then than so as not no yes do does did has have had i we you they he she my our "
+    "your their me us them after again some any all very just only also".split()
+)
+_REVERT_RE = re.compile(r"This reverts commit ([0-9a-f]{7,40})")
+_NON_WORD_RE = re.compile(r"[^\w]+")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("symptom", nargs="+", metavar="SYMPTOM", help="the symptom, in 2-4 phrasings an observer would use (quote each)")
+    parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    parser.add_argument("--project", metavar="DIR", default=".", help="the repository to search (default: the current directory)")
+
+
+def run(args) -> int:
+    from cc_hooks.cli import CliError
+    from cc_hooks.git import GitError
+
+    root = _repo_root(Path(args.project))
+    if root is None:
+        raise CliError(f"not a git repository: {args.project}", 2)
+    try:
+        result = triage(root, args.symptom)
+    except GitError as exc:
+        raise CliError(str(exc), 2) from exc
+    if args.json:
+        import json
+
+        print(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
+    elif sys.stdout.isatty():
+        render_rich(result)
+    else:
+        print(render_markdown(result))
+    return 0
+
+
+def _repo_root(path: Path) -> Optional[Path]:
+    from cc_hooks.git import GitError, run_git
+
+    if not path.is_dir():
+        return None
+    try:
+        top = run_git(path, "rev-parse", "--show-toplevel", check=False).strip()
+    except GitError:
+        return None
+    return Path(top) if top else None
+
+
+# --- matching ---------------------------------------------------------------------
+
+
+def _stem(word: str) -> str:
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+
+
+def normalize(text: str) -> str:
+    """Lowercase, punctuation to spaces, whitespace collapsed."""
+    return " ".join(_NON_WORD_RE.sub(" ", text.lower()).split())
+
+
+@dataclass(frozen=True)
+class Phrasing:
+    """One phrasing and its simple variants."""
+
+    text: str
+    phrase: str  # normalized
+    words: tuple[str, ...]  # significant, stemmed
+
+    @classmethod
+    def of(cls, text: str) -> "Phrasing":
+        phrase = normalize(text)
+        words = tuple(dict.fromkeys(_stem(w) for w in phrase.split() if w not in STOPWORDS))
+        return cls(text, phrase, words)
+
+    def word_sets(self) -> list[tuple[str, ...]]:
+        """All significant words, then (from three words on) every subset missing one."""
+        if not self.words:
+            return []
+        sets = [self.words]
+        if len(self.words) >= 3:
+            sets += list(itertools.combinations(self.words, len(self.words) - 1))
+        return sets
+
+    def match(self, text: str) -> Optional[str]:
+        """How ``text`` matches this phrasing ("phrase" / "all words" / "words: a b"), or None."""
+        if not text or not self.phrase:
+            return None
+        normalized = normalize(text)
+        if f" {self.phrase} " in f" {normalized} ":
+            return "phrase"
+        tokens = {_stem(w) for w in normalized.split()}
+        for index, words in enumerate(self.word_sets()):
+            if all(w in tokens for w in words):
+                return "all words" if index == 0 else "words: " + " ".join(words)
+        return None
+
+
+def match_any(phrasings: list[Phrasing], *texts: Optional[str]) -> Optional[str]:
+    for phrasing in phrasings:
+        for text in texts:
+            how = phrasing.match(text or "")
+            if how:
+                return f"{phrasing.text!r} ({how})"
+    return None
+
+
+# --- result shapes -----------------------------------------------------------------
+
+
+@dataclass
+class FixStatus:
+    sha: str  # as recorded
+    full_sha: Optional[str] = None
+    subject: Optional[str] = None
+    date: Optional[str] = None
+    in_head: Optional[bool] = None  # an ancestor of HEAD
+    intact: Optional[bool] = None  # its patch reverse-applies to HEAD's tree
+    status: str = "unknown"  # intact | reverted | changed | not-in-head | missing | empty | unknown
+    detail: str = ""
+    files: list[str] = field(default_factory=list)
+
+
+@dataclass
+class PriorCause:
+    source: str  # "SYMPTOMS.md" or "trailer" or "commit"
+    symptom: str
+    cause: str
+    matched_by: str
+    fix: Optional[str] = None
+    guard: Optional[str] = None
+    discriminator: Optional[str] = None
+    line: Optional[int] = None  # in SYMPTOMS.md
+    fixes: list[FixStatus] = field(default_factory=list)
+
+    @property
+    def fix_intact(self) -> bool:
+        return bool(self.fixes) and all(f.intact for f in self.fixes)
+
+
+@dataclass
+class TriageResult:
+    phrasings: list[str]
+    verdict: str
+    prior: list[PriorCause] = field(default_factory=list)
+    ruled_out: list[dict] = field(default_factory=list)
+    discriminators: list[dict] = field(default_factory=list)
+    decisions: list[dict] = field(default_factory=list)
+    mentions: list[dict] = field(default_factory=list)  # commits whose message matches but are no fix
+    gaps: list[str] = field(default_factory=list)
+    searched: dict = field(default_factory=dict)
+
+    @property
+    def label(self) -> str:
+        return f"{KNOWN} ({len(self.prior)} prior cause{'s' if len(self.prior) != 1 else ''})" if self.verdict == KNOWN else self.verdict
+
+    @property
+    def meaning(self) -> str:
+        if self.verdict == NOVEL:
+            return "nothing in the record matches: investigate, then record the cause"
+        if self.verdict == INTACT:
+            return "every prior fix is still intact in HEAD: likely a new cause"
+        return "a prior cause has no fix, or its fix is no longer intact in HEAD: likely a regression"
+
+    def to_dict(self) -> dict:
+        data = asdict(self)
+        data["label"] = self.label
+        data["meaning"] = self.meaning
+        for cause, raw in zip(self.prior, data["prior"]):
+            raw["fix_intact"] = cause.fix_intact
+        return data
+
+
+# --- the search -----------------------------------------------------------------------
+
+
+def triage(root: Path, symptoms: list[str], config=None, timeout: float = 30.0) -> TriageResult:
+    from cc_hooks.config import load_config_or_default
+    from cc_hooks.record.trailers import FixRule, read_commits
+
+    if config is None:
+        config, _ = load_config_or_default(root)
+    phrasings = [Phrasing.of(s) for s in symptoms if s.strip()]
+    result = TriageResult([p.text for p in phrasings], NOVEL)
+    rule = FixRule.from_config(config.trailers, config.record.symptoms)
+    commits = read_commits(root, ["--all"], with_body=True, timeout=timeout)
+    ledger = _read_symptoms(root, config.record.symptoms)
+    decisions = _read_decisions(root, config.record.decisions)
+    result.searched = {"commits": len(commits), "symptom_entries": len(ledger.entries) if ledger else 0,
+                       "decisions": len(decisions.entries) if decisions else 0}
+
+    by_sha = _causes_by_sha(ledger)
+    prior: dict[tuple, PriorCause] = {}
+    matched_entries = set()
+    if ledger:
+        for entry in ledger.entries:
+            how = match_any(phrasings, entry.observable, *(c.title for c in entry.causes))
+            if how:
+                matched_entries.add(entry.slug)
+                _add_entry(result, prior, entry, how)
+
+    for commit in commits:
+        how_trailer = match_any(phrasings, *commit.symptoms)
+        how_message = None if how_trailer else match_any(phrasings, commit.body or commit.subject)
+        if not (how_trailer or how_message):
+            continue
+        # A prior fix carries a trailer or a fix subject; a commit that is a "fix" only because it
+        # edits the symptoms ledger records a cause rather than fixing one.
+        if not (commit.symptoms or rule.subject_is_fix(commit.subject)):
+            result.mentions.append({"sha": commit.sha, "date": commit.date, "subject": commit.subject, "matched_by": how_message})
+            continue
+        referenced = _lookup(by_sha, commit.sha)
+        if referenced:
+            entry, cause = referenced
+            if entry.slug not in matched_entries:
+                matched_entries.add(entry.slug)
+                _add_entry(result, prior, entry, f"commit {commit.sha[:12]} ({how_trailer or how_message})")
+            continue
+        source = "trailer" if how_trailer else "commit"
+        symptom = "; ".join(commit.symptoms) or commit.subject
+        prior[("commit", commit.sha)] = PriorCause(source, symptom, commit.subject, how_trailer or how_message, fix=commit.subject,
+                                                   fixes=[FixStatus(commit.sha)])
+        if not commit.symptoms:
+            result.gaps.append(f"fix commit {commit.sha[:12]} \"{commit.subject}\" has no `Symptom:` trailer")
+        elif not any(match_any([Phrasing.of(s)], e.observable) for s in commit.symptoms for e in (ledger.entries if ledger else [])):
+            result.gaps.append(f"`Symptom: {symptom}` ({commit.sha[:12]}) has no {config.record.symptoms} entry")
+
+    result.prior = list(prior.values())
+    _check_fixes(root, result.prior, commits, timeout)
+    _add_cause_gaps(result, config.record.symptoms)
+    if decisions:
+        for entry in decisions.entries:
+            how = match_any(phrasings, entry.title, entry.decision, entry.context)
+            if how:
+                result.decisions.append({"date": entry.date, "title": entry.title, "slug": entry.slug, "line": entry.start, "matched_by": how})
+    if result.prior:
+        result.verdict = INTACT if all(c.fix_intact for c in result.prior) else KNOWN
+    return result
+
+
+def _read_symptoms(root: Path, rel: str):
+    from cc_hooks.record.symptoms import parse_symptoms
+
+    text = _read(root / rel)
+    return parse_symptoms(text, rel) if text is not None else None
+
+
+def _read_decisions(root: Path, rel: str):
+    from cc_hooks.record.decisions import parse_decisions
+
+    text = _read(root / rel)
+    return parse_decisions(text, rel) if text is not None else None
+
+
+def _read(path: Path) -> Optional[str]:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+
+
+def _causes_by_sha(ledger) -> dict:
+    index = {}
+    for entry in ledger.entries if ledger else []:
+        for cause in entry.causes:
+            for sha in cause.shas:
+                index[sha.lower()] = (entry, cause)
+    return index
+
+
+def _lookup(index: dict, full_sha: str):
+    for sha, found in index.items():
+        if full_sha.startswith(sha):
+            return found
+    return None
+
+
+def _add_entry(result: TriageResult, prior: dict, entry, how: str) -> None:
+    if not entry.causes:
+        prior[("entry", entry.slug)] = PriorCause("SYMPTOMS.md", entry.observable, "no cause recorded yet", how, line=entry.start)
+    for cause in entry.causes:
+        prior[("cause", entry.slug, cause.start)] = PriorCause(
+            "SYMPTOMS.md", entry.observable, cause.title, how, cause.fix, cause.guard, cause.discriminator, cause.start,
+            [FixStatus(sha) for sha in cause.shas],
+        )
+        if cause.discriminator:
+            result.discriminators.append({"symptom": entry.observable, "cause": cause.title, "discriminator": cause.discriminator, "line": cause.start})
+    for ruled in entry.ruled_out:
+        result.ruled_out.append({"symptom": entry.observable, "hypothesis": ruled.hypothesis, "evidence": ruled.evidence, "date": ruled.date, "line": ruled.line})
+
+
+def _add_cause_gaps(result: TriageResult, symptoms_file: str) -> None:
+    for cause in result.prior:
+        if cause.source != "SYMPTOMS.md":
+            continue
+        where = f"{symptoms_file}:{cause.line}"
+        if not cause.fixes:
+            result.gaps.append(f"{where}: cause \"{cause.cause}\" names no fix commit")
+        guard = (cause.guard or "").strip().lower()
+        if not guard or guard.startswith("none"):
+            result.gaps.append(f"{where}: cause \"{cause.cause}\" has no guard")
+
+
+# --- is the fix still in HEAD? -------------------------------------------------------------
+
+
+def _check_fixes(root: Path, prior: list[PriorCause], commits, timeout: float) -> None:
+    import os
+    import tempfile
+
+    from cc_hooks.git import head, object_types
+    from cc_hooks.record.gitbatch import run_git_bytes
+
+    fixes = [f for cause in prior for f in cause.fixes]
+    if not fixes:
+        return
+    known = object_types(root, [f.sha for f in fixes], timeout=timeout)
+    reverts = {}
+    for commit in commits:
+        for sha in _REVERT_RE.findall(commit.body or ""):
+            reverts.setdefault(sha, commit)
+    info = {c.sha: c for c in commits}
+    head_sha = head(root).sha
+    with tempfile.TemporaryDirectory(prefix="cc-hooks-triage-") as tmp:
+        env = {"GIT_INDEX_FILE": os.path.join(tmp, "index")}
+        have_index = bool(head_sha) and run_git_bytes(root, "read-tree", "HEAD", env=env, timeout=timeout).returncode == 0
+        checked: dict[str, tuple] = {}
+        for fix in fixes:
+            found = known.get(fix.sha)
+            if found is None or found.split()[1] != "commit":
+                fix.status, fix.detail = "missing", "no such commit in this repository"
+                continue
+            fix.full_sha = found.split()[0]
+            commit = info.get(fix.full_sha)
+            if commit is not None:
+                fix.subject, fix.date = commit.subject, commit.date
+            if fix.full_sha not in checked:
+                checked[fix.full_sha] = _check_one(root, fix.full_sha, env if have_index else None, reverts, timeout)
+            fix.in_head, fix.intact, fix.status, fix.detail, fix.files = checked[fix.full_sha]
+
+
+def _check_one(root: Path, sha: str, env: Optional[dict], reverts: dict, timeout: float) -> tuple:
+    from cc_hooks.record.gitbatch import run_git_bytes
+
+    in_head = run_git_bytes(root, "merge-base", "--is-ancestor", sha, "HEAD", timeout=timeout).returncode == 0
+    patch = run_git_bytes(
+        root, "diff-tree", "-p", "--binary", "--no-color", "--no-ext-diff", "--no-renames", "--no-commit-id",
+        "--root", "-m", "--first-parent", sha, timeout=timeout,
+    ).stdout
+    files = sorted({name.decode("utf-8", "replace") for name in re.findall(rb"^(?:\+\+\+ b|--- a)/(.*)$", patch, re.M)})
+    if not patch.strip():
+        return in_head, None, "empty", "the commit changes no file", files
+    if env is None:
+        return in_head, False, "not-in-head", "HEAD has no commits", files
+    applies = run_git_bytes(root, "apply", "--cached", "--check", "-R", input=patch, env=env, timeout=timeout).returncode == 0
+    revert = next((c for s, c in reverts.items() if sha.startswith(s)), None)
+    if applies:
+        how = "an ancestor of HEAD" if in_head else "not an ancestor of HEAD, but an equivalent change is"
+        return in_head, True, "intact", f"its change is in HEAD ({how})", files
+    if revert is not None:
+        return in_head, False, "reverted", f"reverted by {revert.sha[:12]} \"{revert.subject}\"", files
+    if in_head:
+        return in_head, False, "changed", "its lines were changed since: the patch no longer reverse-applies to HEAD", files
+    branches = _branches_containing(root, sha, timeout)
+    where = f"only on {', '.join(branches)}" if branches else "on no branch (reachable from other refs only)"
+    return in_head, False, "not-in-head", f"not in HEAD; {where}", files
+
+
+def _branches_containing(root: Path, sha: str, timeout: float) -> list[str]:
+    from cc_hooks.git import run_git
+
+    out = run_git(root, "for-each-ref", "--format=%(refname:short)", f"--contains={sha}", "refs/heads", "refs/remotes", check=False, timeout=timeout)
+    return out.split()
+
+
+# --- output -------------------------------------------------------------------------------
+
+
+def _fix_text(fix: FixStatus) -> str:
+    present = {True: "yes", False: "NO", None: "unknown"}[fix.intact]
+    return f"`{fix.sha[:12]}` {fix.date[:10] if fix.date else ''} still present: {present} ({fix.status}: {fix.detail})".replace("  ", " ")
+
+
+def render_markdown(result: TriageResult) -> str:
+    lines = [f"## Triage: {' / '.join(result.phrasings)}", "", f"**Verdict**: {result.label} — {result.meaning}", ""]
+    lines.append("**Prior occurrences**:" if result.prior else "**Prior occurrences**: none")
+    for cause in result.prior:
+        where = f"{cause.source}:{cause.line}" if cause.line else cause.source
+        lines.append(f"- {cause.symptom} — cause: {cause.cause} [{where}; matched {cause.matched_by}]")
+        lines.append(f"  - fix: {cause.fix or 'not recorded'}; guard: {cause.guard or 'none recorded'}")
+        for fix in cause.fixes:
+            lines.append(f"  - fix commit {_fix_text(fix)}")
+        if not cause.fixes:
+            lines.append("  - fix commit: none recorded")
+    lines += ["", "**Already ruled out**:" if result.ruled_out else "**Already ruled out**: nothing recorded"]
+    lines += [f"- {r['hypothesis']} — {r['evidence'] or 'no evidence recorded'}{', ' + r['date'] if r['date'] else ''}" for r in result.ruled_out]
+    lines += ["", "**Recorded discriminators**:" if result.discriminators else "**Recorded discriminators**: none"]
+    lines += [f"- {d['cause']}: {d['discriminator']}" for d in result.discriminators]
+    if result.decisions:
+        lines += ["", "**Related decisions**:"] + [f"- {d['date']} — {d['title']} (DECISIONS.md#{d['slug']})" for d in result.decisions]
+    if result.mentions:
+        lines += ["", "**Commits that mention it** (not fixes):"] + [f"- `{m['sha'][:12]}` {m['date'][:10]} {m['subject']}" for m in result.mentions]
+    lines += ["", "**Record gaps found**:" if result.gaps else "**Record gaps found**: none"]
+    lines += [f"- {gap}" for gap in result.gaps]
+    searched = result.searched
+    lines += ["", f"Searched {searched.get('commits', 0)} commits on all refs, {searched.get('symptom_entries', 0)} SYMPTOMS.md entries, "
+              f"{searched.get('decisions', 0)} DECISIONS.md entries."]
+    return "\n".join(lines)
+
+
+def render_rich(result: TriageResult) -> None:
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.table import Table
+
+    console = Console()
+    style = {NOVEL: "yellow", INTACT: "cyan", KNOWN: "bold red"}[result.verdict]
+    console.print(f"[bold]Triage:[/bold] {escape(' / '.join(result.phrasings))}")
+    console.print(f"[{style}]{result.label}[/{style}] — {result.meaning}")
+    if result.prior:
+        table = Table("symptom", "cause", "fix", "guard", "fix commit", "date", "still present?", show_lines=True)
+        for cause in result.prior:
+            fixes = cause.fixes or [None]
+            for fix in fixes:
+                present = "—" if fix is None else {True: "[green]yes[/green]", False: "[red]NO[/red]", None: "unknown"}[fix.intact]
+                table.add_row(
+                    escape(cause.symptom), escape(cause.cause), escape(cause.fix or "not recorded"), escape(cause.guard or "none recorded"),
+                    fix.sha[:12] if fix else "none recorded", (fix.date or "")[:10] if fix else "",
+                    f"{present}\n{escape(fix.status + ': ' + fix.detail)}" if fix else "no fix recorded",
+                )
+        console.print(table)
+    for title, items in (
+        ("Already ruled out", [f"{r['hypothesis']} — {r['evidence'] or 'no evidence recorded'} {r['date'] or ''}" for r in result.ruled_out]),
+        ("Recorded discriminators", [f"{d['cause']}: {d['discriminator']}" for d in result.discriminators]),
+        ("Related decisions", [f"{d['date']} — {d['title']}" for d in result.decisions]),
+        ("Commits that mention it (not fixes)", [f"{m['sha'][:12]} {m['subject']}" for m in result.mentions]),
+        ("Record gaps found", result.gaps),
+    ):
+        if items:
+            console.print(f"[bold]{title}[/bold]")
+            for item in items:
+                console.print(f"  • {item}", markup=False, highlight=False)

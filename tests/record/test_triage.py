@@ -1,0 +1,172 @@
+"""`cc-hooks triage`: known via trailer or SYMPTOMS.md, fix intact or not (patch check), NOVEL, CLI contract."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from cc_hooks.cli import main
+from cc_hooks.commands.triage import INTACT, KNOWN, NOVEL, Phrasing, triage
+
+
+def git(root: Path, *args: str) -> str:
+    return subprocess.run(["git", "-C", str(root), *args], check=True, capture_output=True, text=True).stdout
+
+
+def commit(root: Path, message: str, files: dict[str, str] | None = None) -> str:
+    for name, text in (files or {}).items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+        git(root, "add", name)
+    git(root, "commit", "-q", "--allow-empty", "-m", message)
+    return git(root, "rev-parse", "HEAD").strip()
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    git(tmp_path, "init", "-q", "-b", "main")
+    git(tmp_path, "config", "user.email", "t@example.com")
+    git(tmp_path, "config", "user.name", "T")
+    commit(tmp_path, "init", {"render.py": "def render():\n    draw()\n", "auth.py": "TTL = 30\n", "README.md": "hi\n"})
+    return tmp_path
+
+
+def symptoms_md(sha: str, guard: str = "tests/test_auth.py::test_refresh") -> str:
+    return f"""# Symptom Index
+
+## Symptom: login loops after 30 min
+
+**Known causes**:
+
+### Cause 1: token refreshed after expiry — fixed in {sha}
+- **Mechanism**: the refresh ran after the token expired.
+- **Discriminator**: set TTL to 1 min; the loop appears at 1 min if this is the cause.
+- **Fix**: refresh 5 min early ({sha})
+- **Guard**: {guard}
+
+**Ruled out**:
+- clock skew on the server — eliminated by comparing NTP offsets, 2026-01-05
+"""
+
+
+def test_known_only_as_a_trailer_fix_intact(repo):
+    fix = commit(repo, "fix: initialize the framebuffer\n\nSymptom: blank region after startup", {"render.py": "def render():\n    clear()\n    draw()\n"})
+    result = triage(repo, ["Blank region after startup!", "screen stays black"])
+    assert result.verdict == INTACT and result.label == INTACT
+    [cause] = result.prior
+    assert cause.source == "trailer" and cause.symptom == "blank region after startup"
+    assert [(f.full_sha, f.in_head, f.intact, f.status, f.files) for f in cause.fixes] == [(fix, True, True, "intact", ["render.py"])]
+    assert any("has no SYMPTOMS.md entry" in gap for gap in result.gaps)
+
+
+def test_known_only_in_symptoms_md(repo):
+    fix = commit(repo, "Refresh the token early", {"auth.py": "TTL = 25\n"})
+    commit(repo, "Record the login loop", {"SYMPTOMS.md": symptoms_md(fix[:8])})
+    result = triage(repo, ["Login loops", "logged out every 30 minutes"])
+    assert result.verdict == INTACT
+    [cause] = result.prior
+    assert cause.source == "SYMPTOMS.md" and cause.cause == "token refreshed after expiry" and cause.line == 7
+    assert cause.guard == "tests/test_auth.py::test_refresh" and cause.fixes[0].full_sha == fix and cause.fix_intact
+    assert result.ruled_out[0]["hypothesis"] == "clock skew on the server" and result.ruled_out[0]["date"] == "2026-01-05"
+    assert "TTL to 1 min" in result.discriminators[0]["discriminator"]
+    # The commit that records the entry names the symptom but fixes nothing: a mention, not a cause.
+    assert result.gaps == [] and [m["subject"] for m in result.mentions] == ["Record the login loop"]
+
+
+def test_reverted_fix_is_not_intact(repo):
+    fix = commit(repo, "fix: initialize the framebuffer\n\nSymptom: blank region after startup", {"render.py": "def render():\n    clear()\n    draw()\n"})
+    git(repo, "revert", "--no-edit", fix)
+    result = triage(repo, ["blank region after startup"])
+    assert result.verdict == KNOWN and result.label == "KNOWN (1 prior cause)"
+    [status] = result.prior[0].fixes
+    assert (status.in_head, status.intact, status.status) == (True, False, "reverted")
+    assert "Revert" in status.detail
+
+
+def test_fix_changed_since_is_not_intact(repo):
+    commit(repo, "fix: initialize the framebuffer\n\nSymptom: blank region after startup", {"render.py": "def render():\n    clear()\n    draw()\n"})
+    commit(repo, "refactor render", {"render.py": "def render():\n    draw()\n"})
+    [status] = triage(repo, ["blank region after startup"]).prior[0].fixes
+    assert (status.intact, status.status) == (False, "changed")
+
+
+def test_fix_on_another_branch_only(repo):
+    git(repo, "checkout", "-q", "-b", "fix/render")
+    fix = commit(repo, "fix: init framebuffer\n\nSymptom: blank region after startup", {"render.py": "def render():\n    clear()\n    draw()\n"})
+    git(repo, "checkout", "-q", "main")
+    commit(repo, "docs", {"README.md": "more\n"})
+    result = triage(repo, ["blank region"])
+    [status] = result.prior[0].fixes
+    assert result.verdict == KNOWN and status.status == "not-in-head" and "fix/render" in status.detail
+    git(repo, "cherry-pick", fix)
+    [status] = triage(repo, ["blank region"]).prior[0].fixes
+    assert status.in_head is False and status.intact is True and status.status == "intact"
+
+
+def test_fix_commit_without_trailer_is_a_gap(repo):
+    fix = commit(repo, "fix(render): blank region after startup", {"render.py": "def render():\n    clear()\n    draw()\n"})
+    result = triage(repo, ["blank region after startup"])
+    assert result.verdict == INTACT and result.prior[0].source == "commit"
+    assert result.gaps == [f"fix commit {fix[:12]} \"fix(render): blank region after startup\" has no `Symptom:` trailer"]
+
+
+def test_novel_and_mentions(repo):
+    commit(repo, "docs: describe the startup sequence and the blank region policy")
+    result = triage(repo, ["printer catches fire", "smoke from the printer"])
+    assert result.verdict == NOVEL and result.prior == [] and result.gaps == []
+    mention = triage(repo, ["blank region"])
+    assert mention.verdict == NOVEL and len(mention.mentions) == 1
+
+
+def test_symptom_entry_without_cause_is_known(repo):
+    commit(repo, "Start an entry", {"SYMPTOMS.md": "# Symptom Index\n\n## Symptom: fans spin at full speed\n\n**Ruled out**:\n"})
+    result = triage(repo, ["fans spin at full speed"])
+    assert result.verdict == KNOWN and result.prior[0].cause == "no cause recorded yet"
+
+
+def test_body_symptom_line_is_not_a_trailer(repo):
+    commit(repo, "Tidy\n\nSymptom: blank region after startup\nwas discussed but this is prose.", {"README.md": "x\n"})
+    result = triage(repo, ["blank region after startup"])
+    assert result.verdict == NOVEL  # a mention in a non-fix commit, not a trailer
+    assert result.mentions and not result.prior
+
+
+def test_decisions_are_related(repo):
+    commit(repo, "Record", {"DECISIONS.md": "# Decision Ledger\n\n## 2026-01-02 — Keep the splash screen during startup\n\n**Decision**: keep it.\n"})
+    result = triage(repo, ["splash screen startup"])
+    assert [d["title"] for d in result.decisions] == ["Keep the splash screen during startup"]
+
+
+@pytest.mark.parametrize(
+    "phrasing, text, matched",
+    [
+        ("Blank region, after startup!", "a BLANK region after startup", True),
+        ("blank region after startup", "startup leaves a blank region", True),  # all words, any order
+        ("blank screen region startup", "blank region at startup", True),  # all but one of 4 words
+        ("blank region", "blank regions everywhere", True),  # plural
+        ("blank region after startup", "region of interest", False),
+        ("login loops", "logging in works", False),
+        ("the and of", "anything", False),  # only stopwords
+    ],
+)
+def test_phrasing_variants(phrasing, text, matched):
+    assert (Phrasing.of(phrasing).match(text) is not None) == matched
+
+
+def test_cli_json_and_markdown(repo, capsys):
+    commit(repo, "fix: init\n\nSymptom: blank region after startup", {"render.py": "def render():\n    clear()\n    draw()\n"})
+    assert main(["triage", "blank region", "--json", "--project", str(repo)]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["verdict"] == INTACT and data["prior"][0]["fix_intact"] is True and data["prior"][0]["fixes"][0]["status"] == "intact"
+    assert main(["triage", "printer fire", "--project", str(repo)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("## Triage: printer fire") and "**Verdict**: NOVEL" in out
+
+
+def test_cli_not_a_repo(tmp_path, capsys):
+    assert main(["triage", "anything", "--project", str(tmp_path)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "not a git repository" in err[0]
