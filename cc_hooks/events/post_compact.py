@@ -1,6 +1,14 @@
-"""PostCompact: capture the harness summary; its audit reaches the model on the next prompt."""
+"""PostCompact: capture the harness summary, audit it, and queue the audit for
+the next prompt (PostCompact's own output reaches only the user).
+
+The audit: every checkable claim of the summary (helper F's extraction and
+verification, the same code the rehydration report uses), and whether each
+"preserve verbatim" item of the PreCompact checkpoint made it into the summary.
+"""
 
 from __future__ import annotations
+
+import re
 
 from cc_hooks.events._project import open_project
 from cc_hooks.runtime import HookContext
@@ -10,6 +18,8 @@ UNCHECKED_NOTE = (
     "cc-hooks captured it but has not verified its claims. Where it disagrees with git or the "
     "record files, the sources win."
 )
+_ANALYSIS_RE = re.compile(r"<analysis>.*?</analysis>", re.DOTALL | re.IGNORECASE)
+MAX_LISTED = 8
 
 
 def handle(ctx: HookContext):
@@ -25,9 +35,75 @@ def handle(ctx: HookContext):
         return None
     summary = event.compact_summary or ""
     path = directory / "summaries" / state_key(event.session_id) / f"{stamp()}.json"
-    write_json(path, {"session_id": event.session_id, "trigger": event.trigger, "prompt_id": event.prompt_id, "summary": summary})
-    add_pending(directory, event.session_id, {"kind": "summary", "capture": str(path), "text": UNCHECKED_NOTE})
-    return post_compact_output(f"cc-hooks: captured the compaction summary ({len(summary)} chars).")
+    capture = {"session_id": event.session_id, "trigger": event.trigger, "prompt_id": event.prompt_id, "summary": summary}
+    write_json(path, capture)  # the capture first: an audit that fails loses nothing
+    try:
+        audit = audit_summary(ctx, project, summary, event.session_id)
+    except Exception as exc:  # the audit is best effort; the capture stands
+        ctx.log("error", f"summary audit failed: {type(exc).__name__}: {exc}")
+        add_pending(directory, event.session_id, {"kind": "summary", "capture": str(path), "text": UNCHECKED_NOTE})
+        return post_compact_output(f"cc-hooks: captured the compaction summary ({len(summary)} chars); audit failed.")
+    write_json(path, {**capture, "audit": audit})
+    add_pending(directory, event.session_id, {"kind": "summary-audit", "capture": str(path), "text": audit_text(audit)})
+    return post_compact_output(f"cc-hooks: captured the compaction summary ({len(summary)} chars); {audit_line(audit)}.")
+
+
+def audit_summary(ctx: HookContext, project, summary: str, session_id: str) -> dict:
+    from cc_hooks.checkpoint import latest_checkpoint, mark_compacted
+    from cc_hooks.checks.preserve import missing_items
+    from cc_hooks.claims.extract import extract_from_text
+    from cc_hooks.claims.model import counts
+    from cc_hooks.claims.verify import verify_claims
+
+    visible = _ANALYSIS_RE.sub("", summary)
+    checkpoint = latest_checkpoint(ctx.state_dir(), session_id) or {}
+    if checkpoint:
+        mark_compacted(checkpoint)
+    claims = extract_from_text(visible, source="summary")
+    verify_claims(project.root, claims, project.config, ctx.deadline)
+    preserve = checkpoint.get("preserve") if isinstance(checkpoint.get("preserve"), list) else []
+    return {
+        "counts": counts(claims),
+        "claims": [c.to_dict() for c in claims],
+        "preserve_total": len(preserve),
+        "missing": missing_items(preserve, visible),
+        "checkpoint": checkpoint.get("_path"),
+    }
+
+
+def audit_line(audit: dict) -> str:
+    c = audit["counts"]
+    line = f"{c['VERIFIED']} claim(s) verified, {c['CONTRADICTED']} contradicted, {c['UNVERIFIED']} unverified"
+    if audit["preserve_total"]:
+        line += f"; {len(audit['missing'])} of {audit['preserve_total']} must-keep item(s) missing from it"
+    return line
+
+
+def audit_text(audit: dict) -> str:
+    """What the model reads on the next prompt: contradictions first, facts only."""
+    lines = ["cc-hooks audit of the compaction summary above (checked against git and the record files; "
+             "where they disagree, the sources win):"]
+    claims = audit["claims"]
+    contradicted = [c for c in claims if c["verdict"] == "CONTRADICTED"]
+    unverified = [c for c in claims if c["verdict"] == "UNVERIFIED"]
+    verified = [c for c in claims if c["verdict"] == "VERIFIED"]
+    for claim in contradicted[:MAX_LISTED]:
+        lines.append(f"- CONTRADICTED: \"{claim['text']}\" — {claim['evidence']}")
+    for claim in unverified[:MAX_LISTED]:
+        lines.append(f"- UNVERIFIED: \"{claim['text']}\" — {claim['evidence']}")
+    hidden = max(0, len(contradicted) - MAX_LISTED) + max(0, len(unverified) - MAX_LISTED)
+    if hidden:
+        lines.append(f"- … {hidden} more (see `cc-hooks rehydrate`).")
+    if verified:
+        lines.append(f"- VERIFIED: {len(verified)} claim(s), e.g. \"{verified[0]['text']}\".")
+    if not claims:
+        lines.append("- The summary names no commit, branch or path to check: its content is not verified.")
+    else:
+        lines.append("Anything in the summary not listed as VERIFIED is not verified.")
+    if audit["missing"]:
+        lines.append("Lost in the summary (found unrecorded before compaction; still true until recorded):")
+        lines += [f"- {item['text']}" for item in audit["missing"][:MAX_LISTED]]
+    return "\n".join(lines)
 
 
 def on_timeout(ctx: HookContext):

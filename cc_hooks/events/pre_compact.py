@@ -1,47 +1,154 @@
-"""PreCompact: remember the state and tell the summarizer what must survive."""
+"""PreCompact: run the checklist, remember the result, tell the summarizer what must survive.
+
+Exit-0 stdout is appended to the summarizer's instructions (after the user's own
+``/compact`` text, which Claude Code keeps: it is never repeated here). With
+``hooks.precompact_policy = "block-manual"`` a manual compaction with FAILs is
+blocked (exit 2) unless it is re-run within 60 s or CC_HOOKS_ALLOW_COMPACT=1;
+an auto compaction is never blocked.
+"""
 
 from __future__ import annotations
 
+import os
+
 from cc_hooks.events._project import open_project
-from cc_hooks.runtime import HookContext
+from cc_hooks.runtime import Deadline, HookContext
 
 SUMMARY_RULES = (
     "Rules that keep this summary checkable: for every piece of completed work give the commit sha; "
     "name branches and file paths exactly; say which claims were not verified; "
     "keep root causes, ruled-out hypotheses and the user's corrections verbatim."
 )
+ALLOW_ENV = "CC_HOOKS_ALLOW_COMPACT"
+NOT_BLOCKING = ("audit",)  # needs a person (or `cc-hooks audit`), not a fix inside this session
+RESERVE_SECONDS = 1.5  # left for the checkpoint and the output after the checks
 
 
 def handle(ctx: HookContext):
-    from cc_hooks.git import GitError, head
-    from cc_hooks.protocol import PreCompactInput, pre_compact_output
-    from cc_hooks.state import stamp, state_key, write_json
+    from cc_hooks.protocol import PreCompactInput
 
     event = PreCompactInput.model_validate(ctx.payload)
     project = open_project(ctx, "pre_compact_seconds")
     if project is None:
         return None
-    try:
-        tip = head(project.root, timeout=ctx.deadline.timeout(5))
-        head_line = f"HEAD `{tip.sha[:12]}` on {tip.branch or 'detached HEAD'}" if tip.sha else "no commits yet"
-    except GitError as exc:
-        tip, head_line = None, f"git state unreadable ({exc})"
+    results, head = _run(ctx, project, event)
+    items = _preserve(results)
     directory = ctx.state_dir(create=True)
+    _write_checkpoint(ctx, directory, event, head, results, items)
+    blocked = _maybe_block(ctx, directory, event, project, results, items)
+    if blocked is not None:
+        return blocked
+    from cc_hooks.protocol import pre_compact_output
+
+    return pre_compact_output(instructions(results, items, head), project.config.hooks.budget_chars)
+
+
+def _run(ctx, project, event):
+    from cc_hooks.checks import run_checks
+    from cc_hooks.checks.context import make_context
+    from cc_hooks.git import GitError
+
+    remaining = ctx.deadline.remaining()
+    checks_deadline = Deadline(max(0.2, remaining - min(RESERVE_SECONDS, remaining * 0.25)))
+    check_ctx = make_context(project.root, checks_deadline, event.transcript_path, event.session_id or None, project.config)
+    results = run_checks(check_ctx)
+    for error in check_ctx.errors:
+        ctx.log("error", error)
+    try:
+        head = check_ctx.head
+    except GitError:
+        head = None
+    return results, head
+
+
+def _preserve(results):
+    from cc_hooks.checks.preserve import preserve_items
+
+    return preserve_items(results)
+
+
+def _write_checkpoint(ctx, directory, event, head, results, items) -> None:
+    from cc_hooks.checkpoint import write_checkpoint
+    from cc_hooks.checks import score
+
+    if directory is None:
+        return
+    outcomes = next((r.data.get("outcomes", []) for r in results if r.id == "session"), [])
+    data = {
+        "session_id": event.session_id,
+        "prompt_id": event.prompt_id,
+        "trigger": event.trigger,
+        "head": head.sha if head else None,
+        "branch": head.branch if head else None,
+        "score": score(results),
+        "results": [r.to_dict() for r in results],
+        "outcomes": outcomes,
+        "preserve": items,
+    }
+    try:
+        write_checkpoint(directory, event.session_id, event.prompt_id, data)
+    except OSError as exc:
+        ctx.log("warning", f"checkpoint not written: {exc}")
+
+
+def head_line(head) -> str:
+    if head is None:
+        return "git state unreadable"
+    if head.sha is None:
+        return "no commits yet"
+    return f"HEAD `{head.sha[:12]}` on {f'branch `{head.branch}`' if head.branch else 'a detached HEAD'}"
+
+
+def instructions(results, items, head) -> str:
+    from cc_hooks.checks import COULD_NOT_CHECK, FAIL, score
+
+    failing = [r.id for r in results if r.status == FAIL]
+    unchecked = [f"{r.id} ({r.summary})" for r in results if r.status == COULD_NOT_CHECK]
+    lines = [f"cc-hooks compaction checklist: {score(results)}; {head_line(head)}."]
+    if failing:
+        lines.append("FAIL: " + ", ".join(failing) + ".")
+    if unchecked:
+        lines.append("Not checked: " + "; ".join(unchecked) + ".")
+    if items:
+        lines.append("")
+        lines.append("Preserve verbatim in the summary (not yet recorded in the repository; keep shas, commands, error lines, paths):")
+        for item in items[:_MAX]:
+            lines.append(f"- {item['text']}")
+        if len(items) > _MAX:
+            lines.append(f"- … and {len(items) - _MAX} more (`cc-hooks check` lists them).")
+    lines.append("")
+    lines.append(SUMMARY_RULES)
+    return "\n".join(lines)
+
+
+_MAX = 20
+
+
+def _maybe_block(ctx, directory, event, project, results, items):
+    from cc_hooks.checkpoint import blocked_recently, clear_block, record_block
+    from cc_hooks.checks import FAIL
+    from cc_hooks.protocol import pre_compact_block
+
+    if project.config.hooks.precompact_policy != "block-manual" or event.trigger != "manual":
+        return None
+    blocking = [r for r in results if r.status == FAIL and r.id not in NOT_BLOCKING]
+    if not blocking:
+        return None
+    if os.environ.get(ALLOW_ENV) == "1":
+        return None
+    if blocked_recently(directory, event.session_id):
+        clear_block(directory, event.session_id)
+        ctx.log("info", "compaction allowed: re-run within 60 s of a block")
+        return None
     if directory is not None:
-        checkpoint = {
-            "session_id": event.session_id,
-            "prompt_id": event.prompt_id,
-            "trigger": event.trigger,
-            "head": tip.sha if tip else None,
-            "branch": tip.branch if tip else None,
-        }
-        key = state_key(event.prompt_id) if event.prompt_id else stamp()
-        try:
-            write_json(directory / "checkpoints" / state_key(event.session_id) / f"{key}.json", checkpoint)
-        except OSError as exc:
-            ctx.log("warning", f"checkpoint not written: {exc}")
-    text = f"cc-hooks (state before this compaction): {head_line}.\n{SUMMARY_RULES}"
-    return pre_compact_output(text, project.config.hooks.budget_chars)
+        record_block(directory, event.session_id)
+    lines = ["cc-hooks blocked this compaction: the record is incomplete (" + ", ".join(r.id for r in blocking) + " FAIL)."]
+    for result in blocking:
+        for finding in result.findings[:5]:
+            lines.append(f"- [{result.id}] {finding}")
+    lines.append("Record these (SYMPTOMS.md / DECISIONS.md / a `Symptom:` trailer / commit), or compact anyway: "
+                 f"run /compact again within 60 s, or set {ALLOW_ENV}=1.")
+    return pre_compact_block("\n".join(lines))
 
 
 def on_timeout(ctx: HookContext):

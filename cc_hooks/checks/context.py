@@ -1,0 +1,112 @@
+"""What every check gets: the repo, its config, a deadline, the last checkpoint,
+the transcript (optional) and cached lookups several checks share."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any, Optional
+
+from cc_hooks.runtime import Deadline
+
+
+@dataclass
+class CheckContext:
+    root: Path
+    config: Any  # cc_hooks.config.Config
+    deadline: Deadline
+    transcript_path: Optional[Path] = None
+    checkpoint: Optional[dict] = None  # the last PreCompact checkpoint, if any
+    state: Optional[Path] = None  # the state directory, if any
+    errors: list[str] = field(default_factory=list)
+    cache: dict = field(default_factory=dict)
+
+    def timeout(self, cap: float = 10.0) -> float:
+        return self.deadline.timeout(cap)
+
+    def git(self, *args: str, input: Optional[str] = None, check: bool = True) -> str:
+        from cc_hooks.git import run_git
+
+        return run_git(self.root, *args, input=input, timeout=self.timeout(), check=check)
+
+    # --- shared, cached lookups ---------------------------------------------
+
+    @cached_property
+    def head(self):
+        from cc_hooks.git import head
+
+        return head(self.root, timeout=self.timeout())
+
+    @cached_property
+    def tracked(self) -> set[str]:
+        from cc_hooks.git import tracked_files
+
+        return tracked_files(self.root, timeout=self.timeout())
+
+    def ignored(self, paths) -> set[str]:
+        from cc_hooks.git import ignored
+
+        return ignored(self.root, paths, timeout=self.timeout())
+
+    @cached_property
+    def declaration(self):
+        """(Declaration, findings) of the dashboard (helper D's resolution)."""
+        from cc_hooks.record.dashboard import find_declaration
+
+        return find_declaration(self.root, self.config)
+
+    @property
+    def dashboard_path(self) -> Optional[str]:
+        declaration = self.declaration[0]
+        return declaration.locator if declaration.backend == "file" else None
+
+    @property
+    def record_paths(self) -> dict[str, str]:
+        """role -> repo-relative path of every record file that lives in the repo."""
+        record = self.config.record
+        paths = {"symptoms": record.symptoms, "decisions": record.decisions, "questions": record.questions}
+        if self.dashboard_path:
+            paths["dashboard"] = self.dashboard_path
+        return paths
+
+    @cached_property
+    def since(self) -> Optional[str]:
+        """The checkpoint's HEAD when it is still an ancestor of HEAD (the "since the last checkpoint" base)."""
+        sha = (self.checkpoint or {}).get("head")
+        if not isinstance(sha, str) or not sha or self.head.sha is None:
+            return None
+        from cc_hooks.git import GitError, GitTimeout
+
+        try:
+            self.git("merge-base", "--is-ancestor", sha, "HEAD")
+        except GitTimeout:
+            raise
+        except GitError:
+            return None  # rewritten history, or an object that no longer exists
+        return sha
+
+    @cached_property
+    def live(self):
+        """The transcript after its last compact boundary (helper E's reader), or None."""
+        if self.transcript_path is None or not Path(self.transcript_path).is_file():
+            return None
+        from cc_hooks.transcript import read_live
+
+        return read_live(self.transcript_path)
+
+
+def make_context(root: Path, deadline: Deadline, transcript_path=None, session_id: Optional[str] = None, config=None) -> CheckContext:
+    """A context for ``root``: config (defaults on a bad file), state dir and last checkpoint."""
+    from cc_hooks.checkpoint import latest_checkpoint
+    from cc_hooks.config import load_config_or_default
+    from cc_hooks.state import state_dir
+
+    if config is None:
+        config, _ = load_config_or_default(root)
+    try:
+        state = state_dir(root)
+    except OSError:
+        state = None
+    checkpoint = latest_checkpoint(state, session_id, compacted_only=True) if state is not None and state.is_dir() else None
+    return CheckContext(Path(root), config, deadline, Path(transcript_path) if transcript_path else None, checkpoint, state)

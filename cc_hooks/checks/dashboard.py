@@ -1,0 +1,59 @@
+"""`dashboard`: the CURRENT STATE block is dated no earlier than the last commit
+that touched anything but the record files; no open QUEUED item describes work
+that landed; the shas and branches it cites exist (methodology §2 item 6)."""
+
+from __future__ import annotations
+
+from cc_hooks.checks.result import Finding, could_not_check, verdict
+
+ID = "dashboard"
+OWN_KINDS = ("queue", "git")  # the other kinds of contradicted dashboard claims are `stale-claims` findings
+
+
+def run(ctx):
+    from cc_hooks.record.dashboard import DashboardError, get_backend
+
+    declaration = ctx.declaration[0]
+    try:
+        read = get_backend(declaration.backend, ctx.root, declaration.locator).read()
+    except DashboardError as exc:
+        return could_not_check(ID, str(exc))
+    where = declaration.locator
+    if not read.exists:
+        return verdict(ID, [Finding(f"the dashboard `{where}` does not exist (`cc-hooks init` creates it)", file=where)], "", "no dashboard")
+    findings = [Finding(f.message, file=f.file, line=f.line) for f in read.findings if f.severity == "error"]
+    findings += _date_findings(ctx, read, where)
+    findings += [finding for kind, finding in claim_findings(ctx) if kind in OWN_KINDS]
+    date = read.state.date if read.state else None
+    return verdict(ID, findings, f"`{where}` dated {date}, true against HEAD", "{n} dashboard problem(s)")
+
+
+def _date_findings(ctx, read, where: str) -> list[Finding]:
+    if read.state is None:
+        return [Finding("no `## CURRENT STATE — <date>` block", file=where)]
+    if read.state.date is None:
+        return [Finding(f"the CURRENT STATE block is not dated (heading says {read.state.date_text!r})", file=where, line=read.state.line)]
+    last = last_work_commit(ctx)
+    if last and last[1] > read.state.date:
+        return [Finding(f"the CURRENT STATE block is dated {read.state.date}, older than commit {last[0][:12]} of {last[1]} "
+                        f"that changed work outside the record; update the state", file=where, line=read.state.line, commit=last[0])]
+    return []
+
+
+def last_work_commit(ctx) -> tuple[str, str] | None:
+    """(sha, YYYY-MM-DD) of the newest commit on HEAD touching anything but the record files."""
+    if ctx.head.sha is None:
+        return None
+    excludes = [f":(exclude){path}" for path in sorted(set(ctx.record_paths.values()))]
+    out = ctx.git("log", "-1", "--format=%H %cs", "HEAD", "--", ".", *excludes).split()
+    return (out[0], out[1]) if len(out) == 2 else None
+
+
+def claim_findings(ctx) -> list[tuple[str, Finding]]:
+    """(claim kind, finding) for every contradicted dashboard claim; verified once per context."""
+    if "dashboard_claims" not in ctx.cache:
+        from cc_hooks.checks.claims_adapter import contradicted, dashboard_claims
+
+        claims, state_date = dashboard_claims(ctx)
+        ctx.cache["dashboard_claims"] = contradicted(ctx, claims, state_date)
+    return ctx.cache["dashboard_claims"]

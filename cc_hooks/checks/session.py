@@ -1,0 +1,95 @@
+"""`session`: every outcome of the session has a record (methodology §2 items 1-2).
+
+An outcome (a command that failed and then, after an edit, succeeded) is recorded
+when the session also wrote a SYMPTOMS.md/DECISIONS.md entry, a guard test, or
+made a commit with a `Symptom:` trailer. A correction by the user is recorded by
+a DECISIONS.md entry. Files edited in the session but not committed are listed.
+Git is the evidence for commits and the work tree; the transcript for the rest.
+"""
+
+from __future__ import annotations
+
+import re
+
+from cc_hooks.checks.result import Finding, could_not_check, verdict
+from cc_hooks.checks.session_sweep import find_outcomes, is_correction, session_commits, sweep, Correction
+
+ID = "session"
+GUARD_RE = re.compile(r"(^|/)(tests?/|spec/|test_[^/]*$|[^/]*_test\.[a-z]+$|[^/]*\.(test|spec)\.[a-z]+$)")
+
+
+def run(ctx):
+    if ctx.transcript_path is None:
+        return could_not_check(ID, "no transcript to sweep (the hook passes it; by hand use --transcript)")
+    found = sweep(ctx)
+    if found is None:
+        return could_not_check(ID, f"transcript not readable: {ctx.transcript_path}")
+    commits = _commits(ctx)
+    record = ctx.config.record
+    touched = set(found.edits) | {path for c in commits for path in c["files"]} | _dirty(ctx)
+    trailered = [c for c in commits if c["symptoms"]]
+    guards = sorted(p for p in found.edits if GUARD_RE.search(p))
+
+    outcomes = find_outcomes(found.calls)
+    for outcome in outcomes:
+        if trailered:
+            outcome.recorded_by = f"commit {trailered[0]['sha'][:12]} (Symptom: {trailered[0]['symptoms'][0]})"
+        elif record.symptoms in touched or record.decisions in touched:
+            outcome.recorded_by = "ledger entry (" + ", ".join(p for p in (record.symptoms, record.decisions) if p in touched) + ")"
+        elif guards:
+            outcome.recorded_by = f"guard test {guards[0]}"
+    corrections = [Correction(text.strip()[:300], ts) for text, ts in found.prompts if is_correction(text)]
+    for correction in corrections:
+        if record.decisions in touched:
+            correction.recorded_by = record.decisions
+
+    dirty = _dirty(ctx)
+    uncommitted = sorted(p for p in found.edits if p in dirty)
+    findings = [_outcome_finding(o) for o in outcomes if not o.recorded_by]
+    findings += [Finding(f"the user corrected the agent: \"{c.text}\" — not in {record.decisions}", claim=c.text)
+                 for c in corrections if not c.recorded_by]
+    findings += [Finding("edited in this session but not committed", file=p) for p in uncommitted]
+    guard_candidates = [o.command for o in outcomes if o.is_test]
+    data = {
+        "outcomes": [o.to_dict() for o in outcomes],
+        "corrections": [c.to_dict() for c in corrections],
+        "commits": [{k: c[k] for k in ("sha", "subject", "symptoms")} for c in commits],
+        "uncommitted": uncommitted,
+        "guard_candidates": guard_candidates,
+    }
+    ok = (f"{len(outcomes)} outcome(s), {len(corrections)} correction(s), {len(commits)} commit(s): all recorded")
+    return verdict(ID, findings, ok, "{n} unrecorded session fact(s)", **data)
+
+
+def _outcome_finding(outcome) -> Finding:
+    kind = "a failing test then passed" if outcome.is_test else "failed then succeeded"
+    edited = ", ".join(outcome.edits[:3])
+    return Finding(
+        f"unrecorded outcome: `{outcome.command}` {kind} after editing {edited}; error: \"{outcome.error}\" — "
+        "record it (SYMPTOMS.md entry, a guard test, or a `Symptom:` trailer)",
+        file=outcome.edits[0] if outcome.edits else None,
+        command=outcome.command,
+    )
+
+
+def _commits(ctx) -> list[dict]:
+    shas = session_commits(ctx)
+    if not shas:
+        return []
+    from cc_hooks.record.trailers import read_commits
+
+    out = ctx.git("show", "--no-walk", "--name-only", "--format=\x1e%H", *shas)
+    files = {}
+    for record in out.split("\x1e")[1:]:
+        lines = [line for line in record.splitlines() if line.strip()]
+        if lines:
+            files[lines[0]] = lines[1:]
+    commits = read_commits(ctx.root, ["--no-walk", *shas], timeout=ctx.timeout())
+    return [{"sha": c.sha, "subject": c.subject, "symptoms": list(c.symptoms), "files": files.get(c.sha, [])} for c in commits]
+
+
+def _dirty(ctx) -> set[str]:
+    if "dirty" not in ctx.cache:
+        out = ctx.git("status", "--porcelain=v1", "-z", "--untracked-files=all")
+        ctx.cache["dirty"] = {record[3:] for record in out.split("\0") if len(record) > 3}
+    return ctx.cache["dirty"]

@@ -1,0 +1,46 @@
+"""`stale-claims`: statements HEAD contradicts (methodology §2 item 5), in the
+dashboard and in the markdown files the session touched: edited according to
+the transcript, changed since the last checkpoint, or changed in the work tree.
+The ledgers are history (old paths and shas are expected there) and
+COLDSTART_QUESTIONS.md has its own check, so neither is swept here. The
+dashboard's queue and git claims are reported by `dashboard`."""
+
+from __future__ import annotations
+
+from cc_hooks.checks.result import verdict
+
+ID = "stale-claims"
+MARKDOWN = (".md", ".markdown", ".mdx", ".rst", ".txt")
+MAX_DOCS = 30
+MAX_DOC_BYTES = 256 * 1024
+
+
+def run(ctx):
+    from cc_hooks.checks.claims_adapter import contradicted, text_claims
+    from cc_hooks.checks.dashboard import OWN_KINDS, claim_findings
+
+    findings = [finding for kind, finding in claim_findings(ctx) if kind not in OWN_KINDS]
+    docs = touched_docs(ctx)
+    claims = []
+    for path in docs:
+        try:
+            with open(ctx.root / path, "rb") as handle:
+                text = handle.read(MAX_DOC_BYTES).decode("utf-8", errors="replace")
+        except OSError:
+            continue
+        claims += text_claims(text, path)
+    findings += [finding for _, finding in contradicted(ctx, claims)]
+    swept = f"the dashboard and {len(docs)} touched doc(s)" if docs else "the dashboard (no touched docs)"
+    return verdict(ID, findings, f"nothing in {swept} contradicts HEAD", "{n} statement(s) HEAD contradicts", docs=docs)
+
+
+def touched_docs(ctx) -> list[str]:
+    from cc_hooks.checks.session_sweep import session_edits
+
+    skip = {ctx.config.record.symptoms, ctx.config.record.decisions, ctx.config.record.questions, ctx.dashboard_path}
+    paths = list(session_edits(ctx))
+    if ctx.since:
+        paths += ctx.git("diff", "--name-only", "-z", ctx.since, "HEAD").split("\0")
+    paths += ctx.git("diff", "--name-only", "-z", "HEAD").split("\0") if ctx.head.sha else []
+    docs = [p for p in dict.fromkeys(paths) if p and p.lower().endswith(MARKDOWN) and p not in skip and (ctx.root / p).is_file()]
+    return docs[:MAX_DOCS]

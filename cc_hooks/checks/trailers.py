@@ -1,0 +1,57 @@
+"""`trailers`: fix commits since the last checkpoint (and those made in the session)
+carry a `Symptom:` trailer. Without a checkpoint the base is the commit that
+added the symptoms ledger: fixes from before the record existed are not held
+to it."""
+
+from __future__ import annotations
+
+from cc_hooks.checks.result import Finding, passed, verdict
+
+ID = "trailers"
+
+
+def run(ctx):
+    from cc_hooks.record.trailers import FixRule, read_commits
+
+    rule = FixRule.from_config(ctx.config.trailers, ctx.config.record.symptoms)
+    if ctx.head.sha is None:
+        return passed(ID, "no commits yet")
+    base, scope = _base(ctx)
+    symptoms = ctx.config.record.symptoms if rule.touching_symptoms_is_fix else None
+    commits = {}
+    if scope != "session":
+        rev = f"{base}..HEAD" if base else "HEAD"
+        for commit in read_commits(ctx.root, [rev], symptoms_path=symptoms, timeout=ctx.timeout()):
+            commits[commit.sha] = commit
+    session = session_commit_shas(ctx)
+    if session:
+        for commit in read_commits(ctx.root, ["--no-walk", *session], symptoms_path=symptoms, timeout=ctx.timeout()):
+            commits.setdefault(commit.sha, commit)
+    bad = [c for c in commits.values() if rule.is_fix(c) and not c.symptoms]
+    findings = [
+        Finding(f"fix commit \"{c.subject}\" has no `Symptom:` trailer (amend it if unpushed, else record it in "
+                f"{ctx.config.record.symptoms} under \"Record gaps found\")", commit=c.sha)
+        for c in bad
+    ]
+    where = {"checkpoint": "since the last checkpoint", "adoption": f"since {ctx.config.record.symptoms} was added",
+             "session": "made in this session"}[scope]
+    return verdict(ID, findings, f"{len(commits)} commit(s) {where} checked; every fix carries a trailer",
+                   "{n} fix commit(s) without a `Symptom:` trailer", checked=len(commits))
+
+
+def _base(ctx) -> tuple[str | None, str]:
+    if ctx.since:
+        return ctx.since, "checkpoint"
+    out = ctx.git("log", "--diff-filter=A", "--format=%H %P", "--", ctx.config.record.symptoms, check=False).split("\n")
+    adds = [line.split() for line in out if line.strip()]
+    if not adds:
+        return None, "session"
+    first = adds[-1]  # the oldest commit that added the ledger
+    return (first[1] if len(first) > 1 else None), "adoption"
+
+
+def session_commit_shas(ctx) -> list[str]:
+    """Shas of the commits the session made, as far as the transcript shows (may be empty)."""
+    from cc_hooks.checks.session_sweep import session_commits
+
+    return [sha for sha in session_commits(ctx) if sha]

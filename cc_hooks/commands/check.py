@@ -1,0 +1,69 @@
+"""`cc-hooks check`: run the compaction checklist by hand."""
+
+from __future__ import annotations
+
+HELP = "Run the compaction checklist (ledgers, gitignore trap, questions, stale claims, dashboard, trailers, push, audit, session)."
+DEFAULT_SECONDS = 60.0
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("--project", metavar="DIR", help="project root (default: the git work tree containing the cwd)")
+    parser.add_argument("--transcript", metavar="PATH", help="a session transcript (.jsonl) to sweep; without it the `session` check cannot look")
+    parser.add_argument("--session", metavar="ID", help="use this session's last checkpoint (default: the newest of any session)")
+    parser.add_argument("--only", metavar="ID", action="append", help="run only this check (repeatable)")
+    parser.add_argument("--seconds", type=float, default=DEFAULT_SECONDS, help=f"time budget (default {DEFAULT_SECONDS:g})")
+    parser.add_argument("--json", action="store_true", help='print {"passed", "checks": [{"id", "status", "summary", "findings"}]}')
+    parser.epilog = "Exit status: 0 all PASS, 1 any FAIL, 2 nothing FAILed but something could not be checked."
+
+
+def run(args) -> int:
+    import json
+    from pathlib import Path
+
+    from cc_hooks.checks import CHECK_IDS, exit_code, run_checks
+    from cc_hooks.checks.context import make_context
+    from cc_hooks.cli import CliError
+    from cc_hooks.commands.install import project_root
+    from cc_hooks.config import ConfigError, load_config
+    from cc_hooks.git import work_tree_root
+    from cc_hooks.runtime import Deadline
+
+    root = project_root(args.project)
+    if work_tree_root(root) is None:
+        raise CliError(f"{root} is not inside a git repository")
+    unknown = [i for i in args.only or [] if i not in CHECK_IDS]
+    if unknown:
+        raise CliError(f"unknown check {', '.join(unknown)} (known: {', '.join(CHECK_IDS)})")
+    if args.transcript and not Path(args.transcript).is_file():
+        raise CliError(f"--transcript {args.transcript}: no such file")
+    try:
+        config = load_config(root)
+    except ConfigError as exc:
+        raise CliError(str(exc)) from None
+    ctx = make_context(root, Deadline(args.seconds), args.transcript, args.session, config)
+    results = run_checks(ctx, args.only)
+    code = exit_code(results)
+    if args.json:
+        print(json.dumps({"passed": code == 0, "checks": [r.to_dict() for r in results]}, indent=2, ensure_ascii=False))
+    else:
+        print_table(root, results)
+    return code
+
+
+def print_table(root, results) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    from cc_hooks.checks import FAIL, PASS, score
+
+    style = {PASS: "green", FAIL: "bold red"}
+    table = Table(title=f"cc-hooks check — {root}", show_lines=False)
+    table.add_column("check")
+    table.add_column("status")
+    table.add_column("summary / findings", overflow="fold")
+    for result in results:
+        body = result.summary + "".join(f"\n • {f}" for f in result.findings)
+        table.add_row(result.id, f"[{style.get(result.status, 'yellow')}]{result.status}[/]", body)
+    console = Console()
+    console.print(table)
+    console.print(score(results))

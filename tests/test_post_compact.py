@@ -1,0 +1,50 @@
+"""PostCompact audits the captured summary; the audit reaches the model once, on the next prompt."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from checks.conftest import build_record_repo
+from test_hook import event, run_hook
+from test_pre_compact import unrecorded_fix
+
+
+@pytest.fixture
+def repo(tmp_path):
+    return build_record_repo(tmp_path)
+
+
+def compact(repo, summary: str):
+    run_hook(event("PreCompact", repo.root, trigger="auto", prompt_id="p-1"), repo.root)
+    return run_hook(event("PostCompact", repo.root, trigger="auto", compact_summary=summary), repo.root)
+
+
+def next_prompt(repo) -> str:
+    proc = run_hook(event("UserPromptSubmit", repo.root, prompt="go on"), repo.root)
+    return json.loads(proc.stdout)["hookSpecificOutput"]["additionalContext"] if proc.stdout else ""
+
+
+def test_contradicted_commit_and_lost_item_reach_the_next_prompt_once(repo):
+    sha = unrecorded_fix(repo)
+    proc = compact(repo, "<analysis>x</analysis>\n<summary>The bug was fixed in commit deadbeef42.</summary>")
+    assert proc.returncode == 0
+    line = proc.stdout.decode()
+    assert "1 contradicted" in line and "1 of 1 must-keep item(s) missing" in line
+    context = next_prompt(repo)
+    assert "CONTRADICTED" in context and "deadbeef42" in context
+    assert "Lost in the summary" in context and sha[:12] in context
+    assert next_prompt(repo) == ""
+    capture = next((repo.state / "summaries" / "sess-1").glob("*.json"))
+    stored = json.loads(capture.read_text())
+    assert stored["summary"].startswith("<analysis>") and stored["audit"]["counts"]["CONTRADICTED"] == 1
+
+
+def test_a_summary_that_kept_the_item_and_true_claims(repo):
+    sha = unrecorded_fix(repo)
+    proc = compact(repo, f"<summary>Fixed string inputs in commit {sha[:9]} (`src/calc.py`); it lacks a Symptom trailer.</summary>")
+    line = proc.stdout.decode()
+    assert "0 contradicted" in line and "0 of 1 must-keep item(s) missing" in line
+    context = next_prompt(repo)
+    assert "VERIFIED" in context and "CONTRADICTED" not in context and "Lost in the summary" not in context
