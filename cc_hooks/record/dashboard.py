@@ -43,14 +43,18 @@ class DashboardError(Exception):
 _SHA_RE = re.compile(r"(?<![\w./#-])[0-9a-f]{7,40}(?![\w/-])")
 _HEX_LETTER_RE = re.compile(r"[a-f]")
 _DIGIT_RE = re.compile(r"[0-9]")
-_BRANCH_RE = re.compile(r"\b(?:branch(?:es)?|on|into|from)\s+`([^`\s]+)`", re.IGNORECASE)
-_BACKTICK_RE = re.compile(r"`([^`\s]+)`")
 _PATH_RE = re.compile(r"^(?!-)([\w.@+~-]+(?:/[\w.@+~-]+)*/?)(?::(\d+)(?:-(\d+))?)?$")
 _EXTENSION_RE = re.compile(r"\.[A-Za-z][A-Za-z0-9]{0,7}$")
-_ISSUE_RE = re.compile(r"(?<![\w&/#])#(\d+)\b")
-_KEY_RE = re.compile(r"(?<![\w-])([A-Z][A-Z0-9_]{1,9}-\d+)\b")
-_KEY_STOPLIST = {"UTF", "ISO", "SHA", "MD", "RFC", "CVE", "PEP", "ECMA", "X", "COVID", "GPT", "HTTP", "TLS"}
-_PROBE_RE = re.compile(r"\(probe:\s*([\w.-]+)\s*\)")
+_ISSUE_RE = re.compile(r"#\d+")
+_KEY_RE = re.compile(r"[A-Z][A-Z0-9_]{1,9}-\d+")
+_KEY_STOPLIST = {"UTF", "ISO", "SHA", "MD", "RFC", "CVE", "PEP", "ECMA", "COVID", "GPT", "HTTP", "TLS"}
+_ADDRESS_RE = re.compile(
+    r"(?P<keyword>(?i:\b(?:branch(?:es)?|on|into|from))\s+)?`(?P<tick>[^`\s]+)`"
+    r"|(?<![\w./#-])(?P<sha>[0-9a-f]{7,40})(?![\w/-])"
+    r"|(?<![\w&/#])(?P<issue>#\d+)\b"
+    r"|(?<![\w-])(?P<key>[A-Z][A-Z0-9_]{1,9}-\d+)\b"
+    r"|\(probe:\s*(?P<probe>[\w.-]+)\s*\)"
+)
 
 
 @dataclass(frozen=True)
@@ -80,25 +84,37 @@ def extract_addresses(text: str) -> Addresses:
     Precedence inside backticks: a name after "branch"/"on"/"into"/"from" is a
     branch; else a sha-looking token is a sha; else a token with a ``/`` or a
     file extension is a path (``path:line`` and ``path:a-b`` keep the lines).
+    One regex pass over the text.
     """
-    shas = _unique(sha for sha in _SHA_RE.findall(text) if _is_sha(sha))
-    branches: tuple[str, ...] = ()
+    shas, branches, ticks, refs, probes = [], [], [], [], []
+    for match in _ADDRESS_RE.finditer(text):
+        kind = match.lastgroup
+        value = match.group(kind)
+        if kind == "tick":
+            if _is_sha(value):
+                shas.append(value)
+            elif match.group("keyword"):
+                branches.append(value)
+            elif _ISSUE_RE.fullmatch(value) or _KEY_RE.fullmatch(value):
+                refs.append(value)
+            else:
+                ticks.append(value)
+        elif kind == "sha":
+            if _is_sha(value):
+                shas.append(value)
+        elif kind == "issue":
+            refs.append(value)
+        elif kind == "key":
+            if value.split("-")[0] not in _KEY_STOPLIST:
+                refs.append(value)
+        else:
+            probes.append(value)
     paths: list[PathRef] = []
-    if "`" in text:
-        branches = _unique(b for b in _BRANCH_RE.findall(text) if not _is_sha(b))
-        for token in _BACKTICK_RE.findall(text):
-            if token in branches or "://" in token:
-                continue
-            ref = _path_ref(token)
-            if ref and ref not in paths:
-                paths.append(ref)
-    refs: tuple[str, ...] = ()
-    if "#" in text or "-" in text:
-        issues = [f"#{n}" for n in _ISSUE_RE.findall(text)] if "#" in text else []
-        keys = [k for k in _KEY_RE.findall(text) if k.split("-")[0] not in _KEY_STOPLIST] if "-" in text else []
-        refs = _unique(issues + keys)
-    probes = _unique(_PROBE_RE.findall(text)) if "(probe:" in text else ()
-    return Addresses(shas, branches, tuple(paths), refs, probes)
+    for token in ticks:
+        ref = None if token in branches or "://" in token else _path_ref(token)
+        if ref and ref not in paths:
+            paths.append(ref)
+    return Addresses(_unique(shas), _unique(branches), tuple(paths), _unique(refs), _unique(probes))
 
 
 def _is_sha(token: str) -> bool:

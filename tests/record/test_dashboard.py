@@ -156,7 +156,7 @@ def test_branch_path_ref_probe_rules():
         ("src/auth.py", 42, None), ("docs/guide.md", None, None), ("lib/", None, None), ("tests/a.py", 3, 9)
     ]
     assert found.shas == ("9b1d2e0",)
-    assert found.refs == ("#45", "PROJ-12")
+    assert found.refs == ("PROJ-12", "#45")  # in text order
     assert found.probes == ("staging-version",)
     assert not extract_addresses("nothing checkable here")
 
