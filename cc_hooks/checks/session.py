@@ -21,7 +21,10 @@ GUARD_RE = re.compile(r"(^|/)(tests?/|spec/|test_[^/]*$|[^/]*_test\.[a-z]+$|[^/]
 def run(ctx):
     if ctx.transcript_path is None:
         return could_not_check(ID, "no transcript to sweep (the hook passes it; by hand use --transcript)")
-    found = sweep(ctx)
+    try:
+        found = sweep(ctx)
+    except ImportError as exc:
+        return could_not_check(ID, f"the transcript reader is not available ({exc})")
     if found is None:
         return could_not_check(ID, f"transcript not readable: {ctx.transcript_path}")
     commits = _commits(ctx)

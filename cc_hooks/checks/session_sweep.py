@@ -74,8 +74,9 @@ def command_key(command: str) -> str:
 
 def error_line(output: str) -> str:
     lines = [line.strip() for line in output.splitlines() if line.strip()]
+    headed = [line for line in lines if line.startswith(("FAILED ", "ERROR ", "E   "))]  # test runners' verdict lines
     telling = [line for line in lines if _ERROR_LINE_RE.search(line) and not line.startswith("Exit code")]
-    line = (telling[-1] if telling else (lines[0] if lines else ""))
+    line = headed[0] if headed else (telling[-1] if telling else (lines[0] if lines else ""))
     return line[:200]
 
 

@@ -1,0 +1,46 @@
+"""The sweep's judgement on tool calls and prompts (the reading is helper E's)."""
+
+from __future__ import annotations
+
+from cc_hooks.checks.session_sweep import Call, command_key, find_outcomes, is_correction
+
+
+def bash(i, command, ok, output=""):
+    return Call(i, "Bash", command, None, ok, output, f"2026-11-29T10:00:{i:02d}Z")
+
+
+def edit(i, path):
+    return Call(i, "Edit", None, path, True, "", f"2026-11-29T10:00:{i:02d}Z")
+
+
+def test_command_key_ignores_pipes_and_redirections():
+    assert command_key("python3 -m pytest -q test_calc.py 2>&1 | tail -5; exit ${PIPESTATUS[0]}") == "python3 -m pytest -q test_calc.py"
+    assert command_key("python3 -m pytest -q test_calc.py 2>&1 | tail -3") == "python3 -m pytest -q test_calc.py"
+
+
+def test_fail_edit_pass_is_an_outcome_with_its_error_line():
+    calls = [
+        bash(1, "python3 -m pytest -q test_calc.py 2>&1 | tail -5", False, "Exit code 1\nFAILED test_calc.py::test_add - assert -1 == 5\n1 failed"),
+        edit(2, "calc.py"),
+        bash(3, "python3 -m pytest -q test_calc.py 2>&1 | tail -3", True, "1 passed"),
+    ]
+    [outcome] = find_outcomes(calls)
+    assert outcome.is_test and outcome.edits == ["calc.py"]
+    assert outcome.error == "FAILED test_calc.py::test_add - assert -1 == 5"
+
+
+def test_retry_without_an_edit_is_not_an_outcome():
+    calls = [bash(1, "curl -s localhost:8000", False, "Connection refused"), bash(2, "curl -s localhost:8000", True, "ok")]
+    assert find_outcomes(calls) == []
+
+
+def test_failure_never_fixed_is_not_an_outcome():
+    assert find_outcomes([bash(1, "make", False, "error: x"), edit(2, "a.c")]) == []
+
+
+def test_corrections_in_real_prompts_only():
+    assert is_correction("No, don't add float support; we decided to keep integer-only arithmetic.")
+    assert is_correction("actually use the v2 endpoint")
+    assert not is_correction("What is next?")
+    assert not is_correction("<command-name>/compact</command-name>")
+    assert not is_correction("/compact keep the decisions")
