@@ -1,0 +1,80 @@
+"""Fixtures shared by every test directory, and the CI guard for the end-to-end tests."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+SHARED_DIR = Path(__file__).resolve().parents[1] / ".." / "shared"
+
+
+def git(repo: Path, *args: str) -> str:
+    return subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True, text=True).stdout
+
+
+@pytest.fixture
+def git_repo(tmp_path: Path) -> Path:
+    """A real git repository on branch ``main`` with an identity configured and one commit."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    git(repo, "config", "user.name", "Test User")
+    git(repo, "config", "user.email", "test@example.com")
+    git(repo, "config", "commit.gpgsign", "false")
+    (repo / "README.md").write_text("# test repo\n", encoding="utf-8")
+    git(repo, "add", "README.md")
+    git(repo, "commit", "-q", "-m", "Initial commit")
+    return repo
+
+
+@pytest.fixture(scope="session")
+def shared_dir() -> Path:
+    """``../shared`` beside the checkout (design docs and the real corpus)."""
+    if not (SHARED_DIR / "corpus").is_dir():
+        pytest.skip(f"../shared/corpus not present: {SHARED_DIR.resolve()} (it lives beside the checkout)")
+    return SHARED_DIR.resolve()
+
+
+# --- CI guard: under CI=true the end-to-end tests must have run, none skipped --------------------
+
+
+def _in_ci() -> bool:
+    return os.environ.get("CI", "").lower() == "true"
+
+
+_E2E: dict = {"collected": 0, "skipped": []}
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    _E2E.update(collected=0, skipped=[])
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    _E2E["collected"] = sum(1 for item in items if item.get_closest_marker("e2e"))
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if report.skipped and "e2e" in report.keywords:
+        reason = report.longrepr[-1] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        _E2E["skipped"].append(f"{report.nodeid}: {reason}")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    if not _in_ci():
+        return
+    problems = []
+    if _E2E["collected"] == 0:
+        problems.append("no end-to-end test (marker e2e) was collected")
+    problems += [f"end-to-end test skipped: {line}" for line in _E2E["skipped"]]
+    if problems:
+        reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+        if reporter is not None:
+            reporter.write("\n")
+            reporter.write_sep("=", "CI=true: the end-to-end tests must run", red=True, bold=True)
+            for problem in problems:
+                reporter.write_line(problem, red=True)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
