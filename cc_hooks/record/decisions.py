@@ -160,7 +160,7 @@ class _Builder:
         if not rejected:
             line = self.fields["rejected"].line if "rejected" in self.fields else heading.line
             self.flag(line, "decision-no-rejected", "entry lists no rejected alternatives (`- X — rejected because Y`)")
-        return Decision.model_construct(
+        return Decision(
             date=date,
             title=title,
             heading=heading.text,
@@ -173,7 +173,7 @@ class _Builder:
             rejected_note=note or None,
             consequences=values.get("consequences") or None,
             amends=values.get("amends") or None,
-            extra=[Extra.model_construct(title=p.title, line=p.line, text=p.text()) for p in self.extra],
+            extra=[Extra(title=p.title, line=p.line, text=p.text()) for p in self.extra],
             field_lines={key: part.line for key, part in self.fields.items()},
         )
 
@@ -195,8 +195,8 @@ class _Builder:
         if split is None or not split[1]:
             self.flag(part.line, "rejected-no-reason", "rejected alternative lacks `— rejected because <reason>`")
             alternative = split[0] if split else text
-            return Rejected.model_construct(alternative=alternative, reason=None, text=text, line=part.line)
-        return Rejected.model_construct(alternative=split[0], reason=split[1], text=text, line=part.line)
+            return Rejected(alternative=alternative, reason=None, text=text, line=part.line)
+        return Rejected(alternative=split[0], reason=split[1], text=text, line=part.line)
 
 
 def parse_decisions(text: str, path: str = "DECISIONS.md") -> DecisionsFile:
@@ -226,7 +226,7 @@ def parse_decisions(text: str, path: str = "DECISIONS.md") -> DecisionsFile:
         findings.extend(builder.findings)
     findings.extend(_check_amends(path, entries))
     title = next((h.text for h in document.headings if h.level == 1 and h.line <= preamble.end), None)
-    return DecisionsFile.model_construct(path=path, title=title, preamble_end=preamble.end, entries=entries, findings=findings)
+    return DecisionsFile(path=path, title=title, preamble_end=preamble.end, entries=entries, findings=findings)
 
 
 def _check_amends(path: str, entries: list[Decision]) -> list[Finding]:

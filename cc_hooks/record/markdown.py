@@ -21,17 +21,11 @@ ARROW = r"(?:→|->)"
 DATE_RE = re.compile(r"\b(\d{4}-\d{1,2}-\d{1,2})\b")
 ISO_DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
-_HEADING_RE = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
+_MAY_START_BLOCK = frozenset(" `~<#")  # first characters of headings, fences, comments
 _FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _LINK_RE = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
 _TAG_RE = re.compile(r"<[^>]*>")
-_LABEL_RE = re.compile(
-    r"^\s*(?:[-*+]\s+)?"  # optional list marker
-    r"(?:\*\*|__)\s*([A-Za-z][A-Za-z /'-]*?)\s*(:?)\s*(?:\*\*|__)"  # **Label** or **Label:**
-    r"\s*(:?)\s*(.*)$"  # optional colon after the bold, then the value
-)
 _BULLET_RE = re.compile(r"^(\s*)[-*+]\s+(.*)$")
-_BULLET_START_RE = re.compile(r"^\s*[-*+]\s")
 
 
 def normalize_text(text: str) -> str:
@@ -77,7 +71,11 @@ def is_iso_date(value: str) -> bool:
 
 def heading_plain_text(raw: str) -> str:
     """The heading's rendered text, roughly: links keep their text, tags vanish."""
-    return _TAG_RE.sub("", _LINK_RE.sub(r"\1", raw)).strip()
+    if "](" in raw:
+        raw = _LINK_RE.sub(r"\1", raw)
+    if "<" in raw:
+        raw = _TAG_RE.sub("", raw)
+    return raw.strip()
 
 
 def slugify(raw_heading: str) -> str:
@@ -90,16 +88,18 @@ def slugify(raw_heading: str) -> str:
     text = heading_plain_text(raw_heading).lower()
     if text.isascii():
         return _ASCII_DROP_RE.sub("", text).replace(" ", "-")
-    out = []
-    for char in text:
-        if char == " ":
-            out.append("-")
-        elif char == "-" or unicodedata.category(char)[0] in "LMN" or unicodedata.category(char) == "Pc":
-            out.append(char)
-    return "".join(out)
+    text = _ASCII_PUNCT_RE.sub("", text)
+    return _NON_WORD_RE.sub(_keep_marks, text).replace(" ", "-")
 
 
 _ASCII_DROP_RE = re.compile(r"[^a-z0-9 _-]")
+_ASCII_PUNCT_RE = re.compile(r"[\x00-\x1f!-,./:-@\[-^`{-\x7f]")  # ASCII except letters, digits, space, - and _
+_NON_WORD_RE = re.compile(r"[^\w\- ]")  # candidates to drop; marks and connectors are kept
+
+
+def _keep_marks(match: "re.Match[str]") -> str:
+    category = unicodedata.category(match.group())
+    return match.group() if category[0] == "M" or category == "Pc" else ""
 
 
 class Slugger:
@@ -178,6 +178,23 @@ class Document:
         return [h for h in self.headings if start <= h.line <= end]
 
 
+def match_heading(line: str) -> Optional[tuple[int, str]]:
+    """(level, text) of an ATX heading (CommonMark: up to 3 spaces, 1-6 #, closing #s dropped)."""
+    stripped = line.lstrip(" ")
+    if len(line) - len(stripped) > 3 or stripped[:1] != "#":
+        return None
+    text = stripped.lstrip("#")
+    level = len(stripped) - len(text)
+    if level > 6 or (text and text[0] not in " \t"):
+        return None
+    text = text.strip(" \t")
+    if text.endswith("#"):
+        bare = text.rstrip("#")
+        if not bare or bare[-1] in " \t":
+            text = bare.rstrip(" \t")
+    return level, text
+
+
 def _scan(lines: list[str]) -> tuple[list[Heading], frozenset]:
     """One pass: headings outside fences/comments, and the hidden line numbers."""
     headings: list[Heading] = []
@@ -186,6 +203,8 @@ def _scan(lines: list[str]) -> tuple[list[Heading], frozenset]:
     fence: Optional[str] = None
     in_comment = False
     for number, line in enumerate(lines, 1):
+        if fence is None and not in_comment and line[:1] not in _MAY_START_BLOCK:
+            continue  # the common case: text, list items, labels
         if fence is not None:
             hidden.add(number)
             stripped = line.strip()
@@ -207,17 +226,17 @@ def _scan(lines: list[str]) -> tuple[list[Heading], frozenset]:
             in_comment = "-->" not in line[line.index("<!--") + 4 :]
             continue
         if "#" in line[:4]:
-            heading = _HEADING_RE.match(line)
-            if heading:
-                text = (heading.group(2) or "").strip()
-                headings.append(Heading(len(heading.group(1)), text, number, *slugger.slug_and_base(text)))
+            heading = match_heading(line)
+            if heading is not None:
+                level, text = heading
+                headings.append(Heading(level, text, number, *slugger.slug_and_base(text)))
     return headings, frozenset(hidden)
 
 
 # --- labelled fields and bullets ----------------------------------------------
 
 
-@dataclass
+@dataclass(slots=True)
 class Label:
     name: str  # as written, e.g. "Rejected alternatives"
     key: str  # lowercased, single-spaced: "rejected alternatives"
@@ -227,16 +246,49 @@ class Label:
 
 
 def match_label(line: str) -> Optional[Label]:
-    """``**Label**: value``, ``**Label:** value``, ``- **Label**: value`` (colon optional)."""
+    """``**Label**: value``, ``**Label:** value``, ``- **Label**: value`` (colon optional).
+
+    Plain string operations, not one big regex: this runs on most lines of a ledger.
+    """
     if "**" not in line and "__" not in line:
         return None
-    match = _LABEL_RE.match(line)
-    if not match:
+    rest = line.lstrip()
+    bullet = rest[:1] in _MARKERS and rest[1:2] in (" ", "\t")
+    if bullet:
+        rest = rest[2:].lstrip()
+    fence = rest[:2]
+    if fence != "**" and fence != "__":
         return None
-    name = match.group(1).strip()
-    bullet = bool(_BULLET_START_RE.match(line))
-    colon = bool(match.group(2) or match.group(3))
-    return Label(name, " ".join(name.lower().split()), match.group(4).strip(), bullet, colon)
+    close = rest.find(fence, 2)
+    if close < 0:
+        return None
+    name = rest[2:close].strip()
+    colon = name.endswith(":")
+    if colon:
+        name = name[:-1].rstrip()
+    key = _label_key(name)
+    if key is None:
+        return None
+    value = rest[close + 2 :].lstrip()
+    if value[:1] == ":":
+        colon, value = True, value[1:].lstrip()
+    return Label(name, key, value.rstrip(), bullet, colon)
+
+
+_MARKERS = frozenset("-*+")
+_LABEL_NAME_RE = re.compile(r"[A-Za-z][A-Za-z /'-]*\Z")
+_LABEL_KEYS: dict[str, Optional[str]] = {}
+
+
+def _label_key(name: str) -> Optional[str]:
+    """"Rejected  Alternatives" -> "rejected alternatives"; None if not label-shaped (memoized)."""
+    try:
+        return _LABEL_KEYS[name]
+    except KeyError:
+        key = " ".join(name.lower().split()) if _LABEL_NAME_RE.match(name) else None
+        if len(_LABEL_KEYS) < 4096:  # ledgers use a handful of labels; stay bounded on junk
+            _LABEL_KEYS[name] = key
+        return key
 
 
 def match_bullet(line: str) -> Optional[tuple[int, str]]:

@@ -90,6 +90,7 @@ class Cause(BaseModel):
     fix_shas: list[str] = []  # shas named in the Fix bullet
     guard: Optional[str] = None
     extra: dict[str, str] = {}  # unknown labelled bullets, kept
+    field_lines: dict[str, int] = {}  # "mechanism", "discriminator", "fix", "guard" -> line of its label
 
     @property
     def shas(self) -> list[str]:
@@ -267,8 +268,8 @@ class _Builder:
         ruled_out = [self._build_ruled_out(part.line, part.text(" ")) for part in self.ruled_out]
         if not self.ruled_out_seen:
             self.flag(heading.line, "symptom-no-ruled-out", "entry has no **Ruled out** list", "warning")
-        extra = [Extra.model_construct(title=p.title, line=p.line, text=p.text()) for p in self.extra]
-        return Symptom.model_construct(
+        extra = [Extra(title=p.title, line=p.line, text=p.text()) for p in self.extra]
+        return Symptom(
             observable=observable,
             heading=heading.text,
             slug=heading.slug,
@@ -293,7 +294,7 @@ class _Builder:
             if fields.get("fix") and not fix_shas:
                 self.flag(raw.fields["fix"].line, "cause-fix-no-sha", f"**Fix** of cause {raw.name} names no commit sha", "warning")
             causes.append(
-                Cause.model_construct(
+                Cause(
                     number=raw.number,
                     title=raw.title,
                     heading=raw.heading,
@@ -307,6 +308,7 @@ class _Builder:
                     fix_shas=fix_shas,
                     guard=fields.get("guard") or None,
                     extra={k: p.text() for k, p in raw.extra.items()},
+                    field_lines={key: part.line for key, part in raw.fields.items()},
                 )
             )
         return causes
@@ -327,7 +329,7 @@ class _Builder:
             evidence = body.strip(" \t,;:()[]—–-") or None
         if evidence is None:
             self.flag(line, "ruled-out-no-evidence", "ruled-out line lacks `— eliminated by <evidence>`")
-        return RuledOut.model_construct(text=text, hypothesis=hypothesis, evidence=evidence, date=date, line=line)
+        return RuledOut(text=text, hypothesis=hypothesis, evidence=evidence, date=date, line=line)
 
 
 def parse_symptoms(text: str, path: str = "SYMPTOMS.md") -> SymptomsFile:
@@ -351,7 +353,7 @@ def parse_symptoms(text: str, path: str = "SYMPTOMS.md") -> SymptomsFile:
         entries.append(entry)
         findings.extend(builder.findings)
     title = next((h.text for h in document.headings if h.level == 1 and h.line <= preamble.end), None)
-    return SymptomsFile.model_construct(
+    return SymptomsFile(
         path=path, title=title, preamble_end=preamble.end, entries=entries, findings=findings
     )
 

@@ -91,6 +91,7 @@ def test_round_trip_of_a_real_looking_ledger():
     assert cause.discriminator == "clear only the old cookie; the loop stops."
     assert cause.guard == "tests/test_auth.py::test_refresh_uses_rotated_token"
     assert (cause.start, cause.end) == (11, 16)
+    assert cause.field_lines == {"mechanism": 12, "discriminator": 14, "fix": 15, "guard": 16}
     assert cause.slug == "cause-1-refresh-token-read-from-the-stale-cookie--fixed-in-9b1d2e0"
     assert first.causes[1].guard == "none — needs a fake clock (gap)"
     assert first.causes[1].end == 22  # the Ruled out list is the entry's, not the last cause's
