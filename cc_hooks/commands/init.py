@@ -161,7 +161,8 @@ def _dashboard(root, config, today: str) -> list[Action]:
     actions = []
     declaration, _ = find_declaration(root, config)
     line = f"Dashboard: {declaration.backend} {declaration.locator}".rstrip()
-    claude_ignored = _is_ignored(root, CLAUDE_MD)
+    home = declaration.file if declaration.source == "CLAUDE.md" and declaration.file else CLAUDE_MD
+    claude_ignored = _is_ignored(root, home)
     if declaration.source == "CLAUDE.md":
         actions.append(Action("exists", declaration.file or CLAUDE_MD, f"declares `{line}`", claude_ignored))
     else:
@@ -170,7 +171,7 @@ def _dashboard(root, config, today: str) -> list[Action]:
     if declaration.backend != "file":
         actions.append(Action("skipped", "dashboard file", f"the dashboard backend is `{declaration.backend}`"))
         if claude_ignored and declaration.source == "CLAUDE.md":
-            actions.append(Action("advice", CLAUDE_MD, f"gitignored: echo `{line}` in a tracked file (e.g. README.md)"))
+            actions.append(Action("advice", home, f"gitignored: echo `{line}` in a tracked file (e.g. README.md)"))
         return actions
     rel = declaration.locator
     exists = (root / rel).exists()
@@ -180,11 +181,11 @@ def _dashboard(root, config, today: str) -> list[Action]:
         text = _insert_after_title(text, line)
     if not exists:
         _create(root, rel, text)
-        detail = f"CURRENT STATE {today}" + (f"; tracked echo of `{line}` because CLAUDE.md is gitignored" if echo else "")
+        detail = f"CURRENT STATE {today}" + (f"; tracked echo of `{line}` because {home} is gitignored" if echo else "")
         actions.append(Action("created", rel, detail))
     elif echo:
         _write(root / rel, text, rel)
-        actions.append(Action("updated", rel, f"added a tracked echo of `{line}` (CLAUDE.md is gitignored)"))
+        actions.append(Action("updated", rel, f"added a tracked echo of `{line}` ({home} is gitignored)"))
     else:
         actions.append(Action("exists", rel, "left alone"))
     return actions

@@ -162,8 +162,8 @@ class Document:
     def sections(self, level: int) -> tuple[Section, list[Section]]:
         """Split at headings of ``level``: (preamble, sections).
 
-        A heading of a higher rank (fewer #) also ends a section and starts no
-        new one; its lines go to the preceding section, so nothing is lost.
+        A heading of a higher rank (fewer #) after the first cut does not
+        split: its lines stay in the preceding section, so nothing is lost.
         """
         cuts = [h for h in self.headings if h.level == level]
         first = cuts[0].line if cuts else len(self.lines) + 1

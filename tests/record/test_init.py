@@ -181,3 +181,13 @@ def test_a_non_default_config_round_trips_too(tmp_path):
 def test_no_temporary_files_are_left_behind(git_repo):
     scaffold(git_repo)
     assert not [p.name for p in git_repo.iterdir() if p.name.endswith(".tmp")]
+
+
+def test_a_declaration_in_an_ignored_dot_claude_claude_md_is_echoed(git_repo, capsys):
+    (git_repo / ".gitignore").write_text(".claude/\n", encoding="utf-8")
+    (git_repo / ".claude").mkdir()
+    (git_repo / ".claude" / "CLAUDE.md").write_text("Dashboard: file next_steps.md\n", encoding="utf-8")
+    code, out, _ = run_init(capsys, "--project", str(git_repo))
+    assert code == 0 and "because .claude/CLAUDE.md is gitignored" in out
+    assert DECLARATION in (git_repo / "next_steps.md").read_text(encoding="utf-8").splitlines()
+    assert not (git_repo / "CLAUDE.md").exists()
