@@ -34,13 +34,9 @@ def run(ctx):
     guards = sorted(p for p in found.edits if GUARD_RE.search(p))
 
     outcomes = find_outcomes(found.calls)
+    ledgers = [p for p in (record.symptoms, record.decisions) if p in touched]
     for outcome in outcomes:
-        if trailered:
-            outcome.recorded_by = f"commit {trailered[0]['sha'][:12]} (Symptom: {trailered[0]['symptoms'][0]})"
-        elif record.symptoms in touched or record.decisions in touched:
-            outcome.recorded_by = "ledger entry (" + ", ".join(p for p in (record.symptoms, record.decisions) if p in touched) + ")"
-        elif guards:
-            outcome.recorded_by = f"guard test {guards[0]}"
+        outcome.recorded_by = _record_of(outcome, trailered, ledgers, guards)
     corrections = [Correction(text.strip()[:300], ts) for text, ts in found.prompts if is_correction(text)]
     for correction in corrections:
         if record.decisions in touched:
@@ -62,6 +58,21 @@ def run(ctx):
     }
     ok = (f"{len(outcomes)} outcome(s), {len(corrections)} correction(s), {len(commits)} commit(s): all recorded")
     return verdict(ID, findings, ok, "{n} unrecorded session fact(s)", **data)
+
+
+def _record_of(outcome, trailered: list[dict], ledgers: list[str], guards: list[str]):
+    """What records ``outcome``: a `Symptom:` commit that contains one of its fix's files, a ledger
+    entry written in the session, or a guard test (edited with the fix, or the test the command runs)."""
+    fixed = set(outcome.edits)
+    for commit in trailered:
+        if fixed & set(commit["files"]):
+            return f"commit {commit['sha'][:12]} (Symptom: {commit['symptoms'][0]})"
+    if ledgers:
+        return "ledger entry (" + ", ".join(ledgers) + ")"
+    for guard in guards:
+        if guard in fixed or (outcome.is_test and guard in outcome.command):
+            return f"guard test {guard}"
+    return None
 
 
 def _outcome_finding(outcome) -> Finding:
@@ -94,5 +105,11 @@ def _commits(ctx) -> list[dict]:
 def _dirty(ctx) -> set[str]:
     if "dirty" not in ctx.cache:
         out = ctx.git("status", "--porcelain=v1", "-z", "--untracked-files=all")
-        ctx.cache["dirty"] = {record[3:] for record in out.split("\0") if len(record) > 3}
+        records, paths = iter(out.split("\0")), set()
+        for record in records:
+            if len(record) > 3:
+                paths.add(record[3:])
+                if record[0] in "RC":
+                    next(records, None)  # a rename's source path follows its own NUL
+        ctx.cache["dirty"] = paths
     return ctx.cache["dirty"]

@@ -16,7 +16,8 @@ import re
 from dataclasses import asdict, dataclass, field
 from typing import Optional
 
-TEST_RE = re.compile(r"\b(pytest|py\.test|unittest|tox|nox|go test|cargo test|npm (run )?test|yarn test|pnpm test|jest|vitest|mocha|rspec|phpunit|ctest|make (check|test))\b")
+TEST_RE = re.compile(r"\b(pytest|py\.test|unittest|tox|nox|go test|cargo test|mix test|npm (run )?test|yarn test|pnpm test|bun test|"
+                     r"deno test|dotnet test|mvn test|gradlew? test|jest|vitest|mocha|rspec|phpunit|ctest|bats|make (check|test))\b")
 EDIT_TOOLS = {"Edit", "Write", "MultiEdit", "NotebookEdit"}
 CORRECTION_RE = re.compile(
     r"^\s*(no|nope|stop|wrong|actually|wait)\b|\b(don'?t|do not|never|we decided|i said|i told you|that'?s (not|wrong)|"
@@ -24,7 +25,21 @@ CORRECTION_RE = re.compile(
     re.IGNORECASE,
 )
 _NOISE_RE = re.compile(r"\s+(2>&1|2>/dev/null|>/dev/null|1>&2)")
-_ERROR_LINE_RE = re.compile(r"(FAILED|FAIL\b|Error|error:|ERROR|Traceback|AssertionError|exception|panic:|not found|No such file)", re.IGNORECASE)
+_CD_RE = re.compile(r"^cd\s+(\"[^\"]*\"|'[^']*'|\S+)\s*&&\s*")
+# Read-only look-ups: "ls x" failing until a file is written is not a problem solved.
+QUERY_PROGRAMS = {"ls", "cat", "head", "tail", "grep", "rg", "find", "which", "type", "command", "test", "[", "stat",
+                  "wc", "echo", "pwd", "file", "diff", "readlink", "realpath", "tree", "less", "gh"}
+# Telling lines of a failure, strongest first; within a kind, the first occurrence wins.
+_ERROR_KINDS = [re.compile(p, re.IGNORECASE if i >= 3 else 0) for i, p in enumerate((
+    r"^(FAILED|ERROR) ",  # pytest's short summary
+    r"^E {3}",  # pytest's assertion detail
+    r"^\*\* \(\w",  # an Elixir exception
+    r"^(error|fatal|panic)(\[\w+\])?:",  # compilers, git, go
+    r"^[\w.]*(Error|Exception)\b:?",  # a Python exception's last line
+    r"^--- FAIL|^not ok\b|assertion|\bassert\b",  # go test, TAP, assertion messages
+    r"\b(error|failed|failure|not found|no such file|cannot|could not|denied)\b",
+))]
+_NOT_ERROR_RE = re.compile(r"^Exit code -?\d+$|\bwarn(ing)?\b|\b0 (failed|failures|errors)\b", re.IGNORECASE)
 
 
 @dataclass
@@ -65,23 +80,41 @@ class Correction:
 
 
 def command_key(command: str) -> str:
-    """What makes two commands "the same": the first pipeline stage, redirections dropped."""
-    first = re.split(r"\s*(?:\|\|?|&&|;)\s*", command.strip(), maxsplit=1)[0]
+    """What makes two commands "the same": the first pipeline stage after a leading
+    ``cd DIR &&``, redirections dropped."""
+    text = _CD_RE.sub("", command.strip())
+    first = re.split(r"\s*(?:\|\|?|&&|;)\s*", text, maxsplit=1)[0]
     first = _NOISE_RE.sub("", first)
-    first = re.sub(r"^(cd \S+\s*&&\s*)", "", first)
     return " ".join(first.split())
 
 
+def can_be_outcome(key: str) -> bool:
+    """Look-ups and version-control plumbing failing then working is workflow, not a problem solved
+    (a `git commit` refused by a hook is the exception)."""
+    words = key.split()
+    if not words:
+        return False
+    program = words[0].rsplit("/", 1)[-1]
+    if program == "git":
+        return "commit" in words[1:3]
+    return program not in QUERY_PROGRAMS
+
+
 def error_line(output: str) -> str:
+    """The line that says what went wrong, by the kinds above; else the first line that is not the exit code."""
     lines = [line.strip() for line in output.splitlines() if line.strip()]
-    headed = [line for line in lines if line.startswith(("FAILED ", "ERROR ", "E   "))]  # test runners' verdict lines
-    telling = [line for line in lines if _ERROR_LINE_RE.search(line) and not line.startswith("Exit code")]
-    line = headed[0] if headed else (telling[-1] if telling else (lines[0] if lines else ""))
-    return line[:200]
+    candidates = [line for line in lines if not _NOT_ERROR_RE.search(line)]
+    for kind in _ERROR_KINDS:
+        hit = next((line for line in candidates if kind.search(line)), None)
+        if hit is not None:
+            return hit[:200]
+    return (candidates[0] if candidates else (lines[0] if lines else ""))[:200]
 
 
 def find_outcomes(calls: list[Call]) -> list[Outcome]:
-    """Fail → (edit) → success of the same command; the latest success closes the earliest open failure."""
+    """Fail → (edit) → success of the same command; a success closes the earliest open failure of
+    its command. A passing test run also closes the failing runs it covers: `pytest` passing
+    closes `pytest tests/test_x.py`."""
     outcomes: list[Outcome] = []
     open_failures: dict[str, Call] = {}
     edits_since: dict[str, list[str]] = {}
@@ -94,18 +127,21 @@ def find_outcomes(calls: list[Call]) -> list[Outcome]:
         if call.name != "Bash" or not call.command:
             continue
         key = command_key(call.command)
-        if not key:
+        if not can_be_outcome(key):
             continue
         if not call.ok:
             if key not in open_failures:
                 open_failures[key] = call
                 edits_since[key] = []
             continue
-        failure = open_failures.pop(key, None)
-        edits = edits_since.pop(key, [])
-        if failure is not None and edits:  # no change in between: a flake or a retry, not a solution
-            outcomes.append(Outcome(key, error_line(failure.output), failure.timestamp, call.timestamp,
-                                    bool(TEST_RE.search(key)), edits))
+        is_test = bool(TEST_RE.search(key))
+        closed = [k for k in open_failures if k == key or (is_test and k.startswith(key + " "))]
+        for failed_key in closed:
+            failure = open_failures.pop(failed_key)
+            edits = edits_since.pop(failed_key, [])
+            if edits:  # no change in between: a flake or a retry, not a solution
+                outcomes.append(Outcome(failed_key, error_line(failure.output), failure.timestamp, call.timestamp,
+                                        bool(TEST_RE.search(failed_key)), edits))
     return outcomes
 
 

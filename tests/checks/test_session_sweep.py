@@ -44,3 +44,34 @@ def test_corrections_in_real_prompts_only():
     assert not is_correction("What is next?")
     assert not is_correction("<command-name>/compact</command-name>")
     assert not is_correction("/compact keep the decisions")
+
+
+def test_a_passing_full_suite_closes_the_targeted_failure():
+    calls = [
+        bash(1, "cd /repo && mix test test/a_test.exs 2>&1", False, "Exit code 2\n  1) test x\n     Assertion with == failed\n1 failure"),
+        edit(2, "lib/a.ex"),
+        bash(3, "mix test 2>&1", True, "10 tests, 0 failures"),
+    ]
+    [outcome] = find_outcomes(calls)
+    assert outcome.command == "mix test test/a_test.exs" and outcome.error == "Assertion with == failed"
+
+
+def test_a_passing_targeted_run_does_not_close_the_full_suite():
+    calls = [bash(1, "pytest", False, "FAILED tests/test_b.py::test_b"), edit(2, "b.py"), bash(3, "pytest tests/test_a.py", True, "1 passed")]
+    assert find_outcomes(calls) == []
+
+
+def test_version_control_and_look_ups_are_not_outcomes():
+    for command, error in (("git push", "fatal: The current branch x has no upstream branch."), ("ls build/out.txt", "No such file")):
+        calls = [bash(1, command, False, f"Exit code 1\n{error}"), edit(2, "x.py"), bash(3, command, True, "")]
+        assert find_outcomes(calls) == [], command
+    hooked = [bash(1, "git commit -m fix", False, "Exit code 1\nruff....Failed"), edit(2, "x.py"), bash(3, "git commit -m fix", True, "")]
+    assert [o.command for o in find_outcomes(hooked)] == ["git commit -m fix"]  # a hook refused it: a problem solved
+
+
+def test_error_line_prefers_the_telling_line_over_warnings_and_the_exit_code():
+    from cc_hooks.checks.session_sweep import error_line
+
+    assert error_line("Exit code 128\nfatal: pathspec 'x' did not match any files") == "fatal: pathspec 'x' did not match any files"
+    assert error_line("Exit code 2\n12:00 [warning] Failed to parse x\n  1) test y\n     Assertion with == failed") == "Assertion with == failed"
+    assert error_line("Exit code 1\nTraceback (most recent call last):\n  File \"a.py\", line 1\nKeyError: 'k'") == "KeyError: 'k'"
