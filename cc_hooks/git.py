@@ -95,8 +95,11 @@ def head(root: str | os.PathLike, timeout: float = 10.0) -> Head:
     if len(lines) == 2:
         branch = None if lines[1] == "HEAD" else lines[1]
         return Head(branch, lines[0])
+    # No commit: either an unborn branch (a fresh repo) or a HEAD git cannot read.
     branch = run_git(root, "symbolic-ref", "-q", "--short", "HEAD", check=False, timeout=timeout).strip()
-    return Head(branch or None, None)
+    if not branch:
+        raise GitError("HEAD is neither a commit nor a branch (is .git/HEAD damaged?)")
+    return Head(branch, None)
 
 
 def object_types(root: str | os.PathLike, names: Iterable[str], timeout: float = 10.0) -> dict[str, Optional[str]]:
