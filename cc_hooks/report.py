@@ -66,6 +66,12 @@ def quote(text: str, limit: int = MAX_QUOTE) -> str:
     return f"{fence}{pad}{text}{pad}{fence}"
 
 
+def head_fact(branch: Optional[str], sha: Optional[str]) -> str:
+    """ "HEAD `main` at `0123456789ab`", with the names fenced."""
+    where = f"HEAD {quote(branch)}" if branch else "detached HEAD"
+    return f"{where} at {quote(sha[:12])}" if sha else f"{where}, no commits yet"
+
+
 def system_message(counted: dict, initialized: bool = True, cut: bool = False) -> str:
     if not initialized:
         return "cc-hooks: record not initialized"
@@ -95,6 +101,8 @@ def _header(data: ReportInput) -> list[str]:
             "where it disagrees with the sources below, the sources win."
         )
     if not data.initialized:
+        if data.head:
+            lines.append(f"Git: {data.head}.")
         lines.append(
             "The record is not initialized: "
             + (f"no dashboard at {quote(data.dashboard)}" if data.dashboard else "no dashboard")
@@ -102,10 +110,10 @@ def _header(data: ReportInput) -> list[str]:
         )
         lines.extend(f"- {clean(note)}" for note in data.notes)
         return lines
-    sources = [f"git ({clean(data.head)})" if data.head else "git"]
+    sources = [f"git ({data.head})" if data.head else "git"]
     if data.dashboard:
-        dated = f", CURRENT STATE {data.state_date}" if data.state_date else ", CURRENT STATE undated"
-        sources.append(f"{quote(data.dashboard)}{dated}")
+        dated = f"CURRENT STATE {data.state_date}" if data.state_date else "CURRENT STATE undated"
+        sources.append(f"{quote(data.dashboard)} ({dated})")
     sources.append("the decision ledger and trusted probes")
     lines.append("Claims checked against " + ", ".join(sources) + ".")
     if data.summary_audited:

@@ -185,10 +185,11 @@ def _heading(line: str) -> Optional[str]:
     """The heading text if ``line`` looks like one ("## Next Steps", "9. Optional Next Step:", "Still need to:")."""
     if line.startswith("#"):
         return line.lstrip("#").strip()
+    numbered = re.match(r"^\d+[.)]\s+", line)
+    if line.endswith(":") and len(line) <= 80 and (numbered or not _BULLET_RE.match(line)):
+        return line[numbered.end() if numbered else 0 :].rstrip(":").strip("* ").strip()
     if _BULLET_RE.match(line) and not re.match(r"^\s*\d+\.\s+\*\*", line):
         return None
-    if line.endswith(":") and len(line) <= 80:
-        return line.rstrip(":").strip("* ").strip()
     match = re.match(r"^\d+\.\s+\*\*(.{1,80}?)\*\*:?\s*$", line)
     return match.group(1) if match else None
 

@@ -17,6 +17,7 @@ from cc_hooks.claims.extract import claim_from_line, extract_from_text
 from cc_hooks.claims.model import CONTRADICTED, UNVERIFIED, Claim, counts
 
 SUMMARY_SOURCE = "summary"
+STALE_CAP = 1000
 
 
 @dataclass
@@ -64,16 +65,29 @@ def build_rehydration(
     summary_text: Optional[str] = None,
     capture_debt: Sequence = (),
     summary_date: Optional[str] = None,
+    notes: Sequence[str] = (),
 ) -> Rehydration:
+    """Verify the dashboard (and ``summary_text``, a compaction summary) and render the report.
+
+    ``deadline``: any object with ``remaining() -> float`` seconds. ``capture_debt``:
+    strings or records (dicts / objects with status, name, message) from the last
+    PreCompact checkpoint. ``notes``: facts the caller wants stated in the header
+    (a configuration problem, missing stores).
+    """
     from cc_hooks import report
     from cc_hooks.claims.verify import verify_claims
 
     repo_root = Path(repo_root)
     budget = getattr(getattr(config, "hooks", None), "budget_chars", report.DEFAULT_BUDGET)
-    read, locator, notes = _read_dashboard(repo_root, config)
+    read, locator, found = _read_dashboard(repo_root, config)
+    notes = list(notes) + found
     debt = report.debt_lines(capture_debt)
     if read is None or not read.exists:
-        data = report.ReportInput(source, [], dashboard=locator, capture_debt=capture_debt, notes=notes, initialized=False, budget=budget)
+        head, problem = _head_only(repo_root, deadline)
+        notes += [problem] if problem else []
+        data = report.ReportInput(
+            source, [], dashboard=locator, capture_debt=capture_debt, notes=notes, initialized=False, budget=budget, head=head
+        )
         text, _ = report.render(data)
         empty = counts([])
         return Rehydration(text, report.system_message(empty, initialized=False), empty, [], dashboard=locator, initialized=False, notes=notes, capture_debt=debt)
@@ -168,11 +182,24 @@ def _read_dashboard(root: Path, config):
 
 
 def _head_fact(ctx) -> Optional[str]:
+    from cc_hooks.report import head_fact
+
     status = ctx._status
-    if status is None:
-        return None
-    where = f"HEAD {status.branch}" if status.branch else "detached HEAD"
-    return f"{where} at {status.oid[:7]}" if status.oid else f"{where}, no commits yet"
+    return head_fact(status.branch, status.oid) if status is not None else None
+
+
+def _head_only(root: Path, deadline) -> tuple[Optional[str], Optional[str]]:
+    """(the HEAD fact, or None and why git could not be read)."""
+    from cc_hooks.git import GitError, head
+    from cc_hooks.report import head_fact
+
+    if deadline.remaining() <= 0.1:
+        return None, None
+    try:
+        tip = head(root, timeout=min(5.0, deadline.remaining()))
+    except GitError as exc:
+        return None, f"Git state could not be read: {exc}."
+    return head_fact(tip.branch, tip.sha), None
 
 
 def _staleness(ctx, state_date: Optional[str]) -> list[str]:
@@ -183,11 +210,12 @@ def _staleness(ctx, state_date: Optional[str]) -> list[str]:
     if not state_date:
         return []
     try:
-        out = ctx.git("rev-list", "--count", f"--since={state_date}T23:59:59", "HEAD", check=False).strip()
+        out = ctx.git("rev-list", "--count", f"--max-count={STALE_CAP}", f"--since={state_date}T23:59:59", "HEAD", check=False).strip()
     except (BudgetExhausted, GitError):
         return []
     if out.isdigit() and int(out) > 0:
-        return [f"{out} commit(s) on HEAD are newer than the CURRENT STATE date {state_date}: the state block may be stale."]
+        many = f"{out}+" if int(out) >= STALE_CAP else out
+        return [f"{many} commit(s) on HEAD are newer than the CURRENT STATE date {state_date}: the state block may be stale."]
     return []
 
 

@@ -30,6 +30,7 @@ class Commit:
     date: str  # committer date, YYYY-MM-DD
     subject: str
     body: str
+    words: frozenset = frozenset()  # the subject's significant words, computed once
 
 
 def applies(claim: Claim) -> bool:
@@ -68,7 +69,7 @@ def _commits_since(ctx: VerifyContext, date: str) -> list[Commit]:
     for record in out.split("\x1e"):
         parts = record.strip("\n").split("\x1f")
         if len(parts) == 4:
-            commits.append(Commit(*parts))
+            commits.append(Commit(*parts, words=frozenset(significant_words(parts[2]))))
     return commits
 
 
@@ -88,23 +89,25 @@ def _judge(claim: Claim, date: str, commits: list[Commit]) -> None:
 
 def find_landing(claim: Claim, commits: list[Commit]) -> Optional[tuple[Commit, str]]:
     """The newest commit that references the item or clearly does its work."""
-    refs = [a.value for a in claim.addresses_of(addr.REF)]
-    shas = [a.value for a in claim.addresses_of(addr.SHA)]
-    for commit in commits:
-        message = f"{commit.subject}\n{commit.body}"
-        for ref in refs:
-            if re.search(rf"(?<![\w#-]){re.escape(ref)}(?![\w-])", message, re.IGNORECASE):
-                return commit, f"{ref} referenced in"
-        for sha in shas:
-            if re.search(rf"\b{re.escape(sha)}", message) and not commit.sha.startswith(sha):
-                return commit, f"{sha} referenced in"
+    patterns = [(ref, re.compile(rf"(?<![\w#-]){re.escape(ref)}(?![\w-])", re.IGNORECASE)) for ref in claim_refs(claim, addr.REF)]
+    patterns += [(sha, re.compile(rf"\b{re.escape(sha)}")) for sha in claim_refs(claim, addr.SHA)]
+    if patterns:
+        for commit in commits:
+            message = f"{commit.subject}\n{commit.body}"
+            for label, pattern in patterns:
+                if pattern.search(message) and not commit.sha.startswith(label):
+                    return commit, f"{label} referenced in"
     wanted = significant_words(_work_text(claim))
     if len(wanted) < 2:
         return None
     for commit in commits:
-        if clearly_matches(wanted, commit.subject):
+        if clearly_matches(wanted, commit.words):
             return commit, "matched by"
     return None
+
+
+def claim_refs(claim: Claim, kind: str) -> list[str]:
+    return [a.value for a in claim.addresses_of(kind)]
 
 
 def _work_text(claim: Claim) -> str:

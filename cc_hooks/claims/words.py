@@ -41,16 +41,17 @@ def significant_words(text: str) -> list[str]:
     return list(dict.fromkeys(words))
 
 
-def overlap(wanted: list[str], text: str) -> tuple[int, float]:
-    """How many of ``wanted`` occur in ``text`` (after the same normalization), and the ratio."""
+def overlap(wanted: list[str], present) -> tuple[int, float]:
+    """How many of ``wanted`` occur in ``present`` (a text, or a set of its significant words), and the ratio."""
     if not wanted:
         return 0, 0.0
-    present = set(significant_words(text))
+    if isinstance(present, str):
+        present = set(significant_words(present))
     hits = sum(1 for word in wanted if word in present)
     return hits, hits / len(wanted)
 
 
-def clearly_matches(wanted: list[str], text: str, ratio: float = 0.6) -> bool:
-    """Most of ``wanted`` (and at least two of them, or the only one) occur in ``text``."""
-    hits, share = overlap(wanted, text)
+def clearly_matches(wanted: list[str], present, ratio: float = 0.6) -> bool:
+    """Most of ``wanted`` (and at least two of them, or the only one) occur in ``present``."""
+    hits, share = overlap(wanted, present)
     return share >= ratio and hits >= min(2, len(wanted)) and hits > 0

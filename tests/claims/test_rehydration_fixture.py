@@ -148,7 +148,9 @@ def test_time_budget_leaves_everything_unverified(repo):
 
 
 def test_no_dashboard_means_record_not_initialized(repo):
-    result = build_rehydration(repo.path, "startup", repo.config(), Deadline(5))
+    result = build_rehydration(repo.path, "startup", repo.config(), Deadline(5), notes=["missing SYMPTOMS.md"])
     assert not result.initialized and result.exit_code == 2
     assert result.system_message == "cc-hooks: record not initialized"
     assert "The record is not initialized" in result.markdown
+    assert f"Git: HEAD `main` at `{repo.sha('HEAD')[:12]}`." in result.markdown
+    assert "- missing SYMPTOMS.md" in result.markdown
