@@ -124,12 +124,12 @@ class _Builder:
         if self.in_rejected and not hidden:
             bullet = match_bullet(line)
             if bullet is not None and bullet[0] < 2:
-                self.target = Part("", number, bullet[1])
+                self.target = Part("", number, bullet[1], list_item=True)
                 self.rejected.append(self.target)
                 return
             if line and not line[0].isspace():
                 self.in_rejected, self.target = False, None
-        if self.target is not None:
+        if self.target is not None and self.target.takes(line):
             self.target.lines.append(line)
         elif line.strip():
             self.target = Part("", number, line)

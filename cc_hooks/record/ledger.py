@@ -23,12 +23,19 @@ class Extra(BaseModel):
 class Part:
     """A labelled field, list item or extra section: where it starts, its lines."""
 
-    __slots__ = ("title", "line", "lines")
+    __slots__ = ("title", "line", "lines", "list_item")
 
-    def __init__(self, title: str, line: int, first: str = "") -> None:
+    def __init__(self, title: str, line: int, first: str = "", list_item: bool = False) -> None:
         self.title = title
         self.line = line
         self.lines = [first] if first else []
+        self.list_item = list_item
+
+    def takes(self, line: str) -> bool:
+        """Whether ``line`` continues this part: a list item ends at an unindented paragraph."""
+        if not self.list_item or not line or line[0].isspace():
+            return True
+        return not self.lines or self.lines[-1] != ""
 
     def text(self, sep: str = "\n") -> str:
         """The lines, each stripped, joined by ``sep`` (blank lines dropped for " ")."""

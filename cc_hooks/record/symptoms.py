@@ -182,12 +182,12 @@ class _Builder:
         if self.context == "ruled_out" and not hidden:
             bullet = match_bullet(line)
             if bullet is not None and bullet[0] < 2:
-                self.target = Part("", number, bullet[1])
+                self.target = Part("", number, bullet[1], list_item=True)
                 self.ruled_out.append(self.target)
                 return
             if line and not line[0].isspace():
                 self.context, self.target = "entry", None  # a paragraph after the list ends it
-        if self.target is not None:
+        if self.target is not None and self.target.takes(line):
             self.target.lines.append(line)
         elif line.strip():
             self.target = Part("", number, line)
@@ -229,7 +229,7 @@ class _Builder:
         if key in _RULED_OUT_KEYS:
             self.context, self.target, self.ruled_out_seen = "ruled_out", None, True
             if "eliminated" in label.value.lower():
-                self.target = Part("", number, label.value)
+                self.target = Part("", number, label.value, list_item=True)
                 self.ruled_out.append(self.target)
             elif label.value:
                 self.ruled_out_note = label.value
@@ -239,11 +239,11 @@ class _Builder:
                 self.flag(number, "cause-heading", f"**{label.name}** outside a `### Cause N:` heading")
                 self.causes.append(_Cause(None, "", "", None, number, []))
                 self.context = "cause"
-            self.target = self.causes[-1].fields[key] = Part(label.name, number, label.value)
+            self.target = self.causes[-1].fields[key] = Part(label.name, number, label.value, label.bullet)
             return True
         if not label.colon:
             return False  # bold text at the start of a line, not a label
-        self.target = Part(label.name, number, label.value)
+        self.target = Part(label.name, number, label.value, label.bullet)
         if self.context == "cause" and label.bullet:
             self.causes[-1].extra[label.name] = self.target
         else:  # a paragraph label ends the cause: its fields are list items

@@ -135,6 +135,16 @@ def test_unknown_sections_and_labels_are_kept_not_errors():
     assert len(entry.ruled_out) == 2
 
 
+def test_a_paragraph_after_a_list_item_is_not_part_of_it():
+    text = GOOD.format(sha="9b1d2e0").replace(
+        "- **Guard**: none — needs a fake clock (gap)\n",
+        "- **Guard**: none — needs a fake clock (gap)\n  still the guard\n\nThe gap: nobody owns the clock.\n",
+    )
+    entry = parse_symptoms(text).entries[0]
+    assert entry.causes[1].guard == "none — needs a fake clock (gap)\nstill the guard"
+    assert [(x.title, x.text) for x in entry.extra] == [("", "The gap: nobody owns the clock.")]
+
+
 def test_headings_inside_fences_and_comments_are_text():
     text = GOOD.format(sha="9b1d2e0").replace(
         "Append-only.", "<!--\n## Symptom: example\n-->\n```\n## Symptom: in a fence\n```\nAppend-only."
