@@ -245,3 +245,22 @@ def test_uninstall_without_a_settings_file_changes_nothing(git_repo, home):
     proc = cli("uninstall", cwd=git_repo, home=home)
     assert proc.returncode == 0 and "nothing to remove" in proc.stdout
     assert not (git_repo / ".claude").exists()
+
+
+def test_install_agents_writes_the_skills_and_subagents_and_uninstall_removes_them(tmp_path):
+    import subprocess
+    import sys
+
+    root = tmp_path / "proj"
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    run = lambda *a: subprocess.run([sys.executable, "-m", "cc_hooks", *a, "--project", str(root)], capture_output=True, text=True)  # noqa: E731
+    first = run("install", "--agents")
+    assert first.returncode == 0, first.stderr
+    skill = root / ".claude" / "skills" / "semantic-compactor" / "SKILL.md"
+    agent = root / ".claude" / "agents" / "regression-triage.md"
+    assert skill.is_file() and agent.is_file() and "cc-hooks triage" in agent.read_text()
+    again = run("install", "--agents")
+    agent_lines = [line for line in again.stdout.splitlines() if "/.claude/" in line]
+    assert len(agent_lines) == 4 and all(line.endswith(": unchanged") for line in agent_lines)
+    gone = run("uninstall", "--agents")
+    assert gone.returncode == 0 and not skill.exists() and not agent.exists()

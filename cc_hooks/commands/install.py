@@ -22,6 +22,12 @@ def add_arguments(parser) -> None:
         "(an existing commit-msg hook is kept and chained)",
     )
     parser.add_argument("--strict", action="store_true", help="with --git-hooks: reject such commits instead of warning")
+    parser.add_argument(
+        "--agents",
+        action="store_true",
+        help="also install the method's skills (semantic-compactor, rehydrate) and subagents "
+        "(regression-triage, cold-start-auditor) into .claude/",
+    )
 
 
 def project_root(option):
@@ -79,6 +85,11 @@ def run(args) -> int:
     print(apply(file, new_data, args.dry_run))
     if args.git_hooks:
         print(git_hook_outcome(root, "install", args.dry_run, strict=args.strict))
+    if args.agents:
+        from cc_hooks.agents_install import install_agents
+
+        for line in install_agents(root, args.scope, dry_run=args.dry_run):
+            print(line)
     for scope in settings.SCOPES:
         if scope != args.scope and _commands_in(scope, root) - {command}:
             # Claude Code dedupes identical commands only; a different one runs as well.

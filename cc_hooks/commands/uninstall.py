@@ -14,6 +14,7 @@ def add_arguments(parser) -> None:
     parser.add_argument(
         "--git-hooks", action="store_true", help="also remove cc-hooks' commit-msg git hook (a chained one is put back)"
     )
+    parser.add_argument("--agents", action="store_true", help="also remove the skills and subagents nobody edited")
 
 
 def run(args) -> int:
@@ -25,6 +26,11 @@ def run(args) -> int:
     file = load_or_fail(path)
     if args.git_hooks:
         print(git_hook_outcome(root, "uninstall", args.dry_run))
+    if args.agents:
+        from cc_hooks.agents_install import uninstall_agents
+
+        for line in uninstall_agents(root, args.scope, dry_run=args.dry_run):
+            print(line)
     if not file.exists:
         print(f"{path}: no such file, nothing to remove")
         return 0
