@@ -260,7 +260,7 @@ def test_install_agents_writes_the_skills_and_subagents_and_uninstall_removes_th
     agent = root / ".claude" / "agents" / "regression-triage.md"
     assert skill.is_file() and agent.is_file() and "cc-hooks triage" in agent.read_text()
     again = run("install", "--agents")
-    agent_lines = [line for line in again.stdout.splitlines() if "/.claude/" in line]
+    agent_lines = [line for line in again.stdout.splitlines() if "/.claude/skills/" in line or "/.claude/agents/" in line]
     assert len(agent_lines) == 4 and all(line.endswith(": unchanged") for line in agent_lines)
     gone = run("uninstall", "--agents")
     assert gone.returncode == 0 and not skill.exists() and not agent.exists()
