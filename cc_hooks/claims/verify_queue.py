@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime
 import re
+from collections import Counter
 from dataclasses import dataclass
 from typing import Optional
 
@@ -47,9 +48,10 @@ def verify(ctx: VerifyContext, claims: list[Claim]) -> None:
     if not dates:
         return
     commits = _commits_since(ctx, min(dates))
+    index = CommitIndex(commits)
     for claim, date in dated:
         if date is not None:
-            _judge(claim, date, [c for c in commits if c.date >= date])
+            _judge(claim, date, [c for c in commits if c.date >= date], index)
 
 
 def _date_of(ctx: VerifyContext, claim: Claim) -> Optional[str]:
@@ -73,8 +75,8 @@ def _commits_since(ctx: VerifyContext, date: str) -> list[Commit]:
     return commits
 
 
-def _judge(claim: Claim, date: str, commits: list[Commit]) -> None:
-    match = find_landing(claim, commits)
+def _judge(claim: Claim, date: str, commits: list[Commit], index: "CommitIndex") -> None:
+    match = find_landing(claim, commits, index, date)
     if match is not None:
         commit, how = match
         landed = f'{how} {commit.sha[:7]} "{commit.subject}" ({commit.date})'
@@ -87,7 +89,9 @@ def _judge(claim: Claim, date: str, commits: list[Commit]) -> None:
     claim.add("queue item", UNVERIFIED if claim.done else VERIFIED, searched, NAME)
 
 
-def find_landing(claim: Claim, commits: list[Commit]) -> Optional[tuple[Commit, str]]:
+def find_landing(
+    claim: Claim, commits: list[Commit], index: Optional["CommitIndex"] = None, since: str = ""
+) -> Optional[tuple[Commit, str]]:
     """The newest commit that references the item or clearly does its work."""
     patterns = [(ref, re.compile(rf"(?<![\w#-]){re.escape(ref)}(?![\w-])", re.IGNORECASE)) for ref in claim_refs(claim, addr.REF)]
     patterns += [(sha, re.compile(rf"\b{re.escape(sha)}")) for sha in claim_refs(claim, addr.SHA)]
@@ -100,10 +104,28 @@ def find_landing(claim: Claim, commits: list[Commit]) -> Optional[tuple[Commit, 
     wanted = significant_words(_work_text(claim))
     if len(wanted) < 2:
         return None
-    for commit in commits:
+    for commit in (index.candidates(wanted, since) if index else commits):
         if clearly_matches(wanted, commit.words):
             return commit, "matched by"
     return None
+
+
+class CommitIndex:
+    """The commits of the window and, per significant word, which subjects have it."""
+
+    def __init__(self, commits: list[Commit]):
+        self.commits = commits
+        self.by_word: dict[str, set[int]] = {}
+        for position, commit in enumerate(commits):
+            for word in commit.words:
+                self.by_word.setdefault(word, set()).add(position)
+
+    def candidates(self, wanted: list[str], since: str) -> list[Commit]:
+        """Commits dated ``since`` or later whose subject has at least two wanted words, newest first."""
+        hits: Counter = Counter()
+        for word in wanted:
+            hits.update(self.by_word.get(word, ()))
+        return [self.commits[p] for p in sorted(p for p, n in hits.items() if n >= 2) if self.commits[p].date >= since]
 
 
 def claim_refs(claim: Claim, kind: str) -> list[str]:
