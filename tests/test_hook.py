@@ -136,8 +136,10 @@ def test_hanging_git_is_cut_by_the_budget(repo, tmp_path):
     started = time.monotonic()
     proc = run_hook(event("SessionStart", repo, source="startup"), repo, env={"PATH": f"{bin_dir}:{os.environ['PATH']}"})
     elapsed = time.monotonic() - started
-    assert proc.returncode == 0 and elapsed < 10
-    assert "took longer than" in json.loads(proc.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert proc.returncode == 0 and elapsed < 6
+    context = json.loads(proc.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert "time budget" in context or "took longer than" in context
+    assert "VERIFIED (" not in context  # nothing is claimed verified
 
 
 def test_a_handler_that_hangs_is_answered_by_its_timeout_fallback(tmp_path):
