@@ -1,0 +1,191 @@
+"""``cc-hooks transcripts stats|archive|restore|verify``: the transcript store and its archive."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+HELP = "Show what session transcripts hold; archive what the CLI no longer needs (restore, verify)."
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    specs = {
+        "stats": "Size, compactions, bytes before the last boundary and what they are, per session and project.",
+        "archive": "Move pre-compaction content of idle sessions into a gzip archive (dry run without --execute).",
+        "restore": "Rebuild archived transcripts byte for byte (dry run without --execute).",
+        "verify": "Check archives against their manifests and the live transcripts against the cut.",
+    }
+    for name, text in specs.items():
+        p = sub.add_parser(name, help=text, description=text)
+        p.add_argument("paths", nargs="*", metavar="PATH", help="session transcripts (.jsonl)")
+        p.add_argument("--project", metavar="DIR", help="the sessions started in this directory")
+        p.add_argument("--all", action="store_true", help="every project under $CLAUDE_CONFIG_DIR/projects")
+        p.add_argument("--json", action="store_true", help="machine-readable output")
+        if name != "verify":
+            p.add_argument("--min-idle", type=float, default=30.0, metavar="MINUTES",
+                           help="a session written within this many minutes is live and left alone (default 30)")
+        if name in ("archive", "restore"):
+            p.add_argument("--execute", action="store_true", help="really do it (default: show what would happen)")
+        if name != "stats":
+            p.add_argument("--archive-dir", metavar="DIR",
+                           help="archive root (default $CC_HOOKS_ARCHIVE_DIR, else $XDG_DATA_HOME/cc-hooks/archive)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from cc_hooks.cli import CliError
+
+    selectors = bool(args.paths) + bool(args.project) + bool(args.all)
+    if selectors != 1:
+        raise CliError("give exactly one of: PATH..., --project DIR, --all", 2)
+    paths = _targets(args)
+    if args.action == "stats":
+        return _stats(args, paths)
+    return _archive_actions(args, paths)
+
+
+def _targets(args) -> list[Path]:
+    from cc_hooks.cli import CliError
+    from cc_hooks.transcript import store
+
+    if args.paths:
+        missing = [p for p in args.paths if not Path(p).is_file()]
+        if missing and args.action in ("stats", "archive"):
+            raise CliError(f"no such transcript: {missing[0]}", 2)
+        return [Path(p).resolve() for p in args.paths]
+    root = store.projects_root()
+    if args.project:
+        folders = store.project_folders(args.project, root)
+        names = [f.name for f in folders] or [store.escape_project(str(Path(args.project).resolve()))]
+    else:
+        folders = store.all_project_folders(root)
+        names = [f.name for f in folders]
+    paths = [p for folder in folders for p in store.session_files(folder)]
+    if args.action in ("restore", "verify"):
+        from cc_hooks.transcript.archive import archived_transcripts
+
+        archive_root = _archive_root(args)
+        known = set(paths)
+        for name in ([None] if args.all else names):
+            paths += [p for p in archived_transcripts(archive_root, name) if p not in known]
+    if not paths and args.action == "stats":
+        raise CliError(f"no transcripts found under {root}" + (f" for {args.project}" if args.project else ""), 1)
+    return paths
+
+
+def _archive_root(args):
+    from cc_hooks.transcript.archive import archive_root
+
+    return Path(args.archive_dir).expanduser() if getattr(args, "archive_dir", None) else archive_root()
+
+
+def _progress(paths, label: str):
+    """Iterate ``paths`` with a rich progress bar on a terminal when there are many."""
+    if len(paths) < 8 or not sys.stderr.isatty():
+        yield from paths
+        return
+    from rich.progress import Progress
+
+    with Progress(transient=True, console=_console(stderr=True)) as progress:
+        task = progress.add_task(label, total=len(paths))
+        for path in paths:
+            yield path
+            progress.advance(task)
+
+
+def _console(stderr: bool = False):
+    from rich.console import Console
+
+    return Console(stderr=stderr)
+
+
+def _stats(args, paths: list[Path]) -> int:
+    from cc_hooks.transcript import stats, store
+
+    opened = store.open_paths()
+    items = [stats.session_stats(p, args.min_idle * 60, opened) for p in _progress(paths, "Scanning transcripts")]
+    projects = stats.by_project(items)
+    total = stats.Totals()
+    for item in items:
+        total.add(item)
+    if args.json:
+        print(json.dumps({
+            "sessions": [i.as_dict() for i in items],
+            "projects": {name: vars(t) for name, t in projects.items()},
+            "total": vars(total),
+        }, indent=1))
+        return 0
+    _print_stats(items, projects, total)
+    return 0
+
+
+def _print_stats(items, projects, total) -> None:
+    from rich.table import Table
+
+    from cc_hooks.transcript.stats import human_age, human_bytes as hb
+
+    table = Table(title="Session transcripts", show_lines=False)
+    for column in ("session", "size", "compactions", "before last boundary", "still needed", "archivable",
+                   "snapshots", "progress", "tool results", "thinking", "age", "live"):
+        table.add_column(column, justify="left" if column in ("session", "live") else "right")
+    for item in items:
+        c = item.categories
+        table.add_row(
+            f"{item.project[-28:]}/{Path(item.path).stem[:8]}", hb(item.size), str(item.compactions),
+            hb(item.before_boundary), hb(item.needed_before_boundary), hb(item.archivable),
+            hb(c["file-history-snapshot"]), hb(c["progress"]), hb(c["tool_results"]), hb(c["thinking"]),
+            human_age(item.age_seconds), "yes" if item.live else "",
+        )
+    for name, t in sorted(projects.items()):
+        table.add_row(f"[bold]{name[-28:]}[/] ({t.sessions})", hb(t.size), str(t.compactions), hb(t.before_boundary),
+                      hb(t.needed_before_boundary), hb(t.archivable), "", "", "", "", "", str(t.live or ""),
+                      style="dim")
+    table.add_row("[bold]total[/]", hb(total.size), str(total.compactions), hb(total.before_boundary),
+                  hb(total.needed_before_boundary), hb(total.archivable), hb(total.categories["file-history-snapshot"]),
+                  hb(total.categories["progress"]), hb(total.categories["tool_results"]),
+                  hb(total.categories["thinking"]), "", str(total.live or ""))
+    _console().print(table)
+
+
+def _archive_actions(args, paths: list[Path]) -> int:
+    from cc_hooks.transcript import archive, store
+    from cc_hooks.transcript.stats import human_bytes as hb
+
+    root = _archive_root(args)
+    opened = store.open_paths() if args.action != "verify" else ()
+    explicit = bool(args.paths)
+    outcomes, failed = [], 0
+    for path in _progress(paths, f"{args.action.capitalize()} transcripts"):
+        try:
+            if args.action == "archive":
+                o = archive.archive_session(path, execute=args.execute, min_idle=args.min_idle * 60, root=root,
+                                            opened=opened)
+            elif args.action == "restore":
+                o = archive.restore_session(path, execute=args.execute, min_idle=args.min_idle * 60, root=root,
+                                            opened=opened)
+            else:
+                o = archive.verify_session(path, root=root)
+        except (archive.ArchiveError, OSError) as exc:
+            o = archive.Outcome(str(path), "failed", str(exc))
+        outcomes.append(o)
+        refused = explicit and o.action == "skipped" and o.reason.startswith("live")
+        failed += o.action == "failed" or refused
+    if args.json:
+        print(json.dumps([dict(vars(o), saved=o.saved) for o in outcomes], indent=1))
+    else:
+        for o in outcomes:
+            detail = o.reason
+            if o.action in ("archived", "would-archive"):
+                detail = f"{hb(o.original_size)} -> {hb(o.kept_size)} ({hb(o.saved)} moved out) {detail}".rstrip()
+            print(f"{o.action:13} {o.transcript}" + (f": {detail}" if detail else ""))
+            for note in o.notes:
+                print(f"{'':13} {note}")
+        if args.action == "archive":
+            saving = sum(o.saved for o in outcomes if o.action in ("archived", "would-archive"))
+            verb = "moved out" if args.execute else "would be moved out (dry run; add --execute)"
+            print(f"{hb(saving)} {verb}; archive: {root}")
+        elif args.action == "restore" and not args.execute:
+            print("dry run; add --execute")
+    return 1 if failed else 0

@@ -1,0 +1,443 @@
+"""Read the live part of a transcript: everything after the last compaction.
+
+The file is mapped, not read: candidate boundary lines are found by a byte search for
+``"compact_boundary"`` from the end (inside a JSON string the quotes would be escaped, so only a real
+key or value matches), only those candidates and the live part are JSON-parsed. Cost is about
+O(live part), whatever the size of the history before it.
+
+Detection order (platform doc §5): the boundary line, then an ``isCompactSummary`` user line, then a
+user line whose text starts with the summary prefix. The file is read up to the size seen at open (a
+session may be appending); a last line that does not parse is ignored; invalid UTF-8 is replaced.
+Standard library only: this runs on the hook path.
+"""
+
+from __future__ import annotations
+
+import json
+import mmap
+import os
+import re
+from dataclasses import dataclass, field
+from typing import Any, Iterator, Optional
+
+BOUNDARY_NEEDLE = b'"compact_boundary"'
+SUMMARY_FLAG_NEEDLE = b'"isCompactSummary"'
+SUMMARY_PREFIX = "This session is being continued from a previous conversation"
+SUMMARY_PREFIX_NEEDLE = SUMMARY_PREFIX.encode()
+CHAIN_TYPES = frozenset({"user", "assistant", "system", "attachment"})
+EDIT_TOOLS = {"Edit": "file_path", "Write": "file_path", "MultiEdit": "file_path", "NotebookEdit": "notebook_path"}
+_EXIT_CODE = re.compile(r"^Exit code (-?\d+)")
+_GIT_COMMIT = re.compile(r"\bgit\s+(?:-[cC]\s+\S+\s+|--?[\w-]+(?:=\S+)?\s+)*commit\b")
+# "[main 1a2b3c4] subject" (git commit) or "1a2b3c4 subject" (git log --oneline).
+_COMMIT_SHA = re.compile(r"^\[[^\]\s]+(?: \([^)]*\))? ([0-9a-f]{7,40})\]|^([0-9a-f]{7,40}) \S", re.MULTILINE)
+_COMMAND_WRAPPERS = (
+    "<local-command-", "<command-name>", "<command-message>", "<task-notification>", "<system-reminder>",
+)
+_MAX_WALK = 10_000
+
+
+@dataclass
+class CompactSummary:
+    text: str
+    trigger: Optional[str]
+    pre_tokens: Optional[int]
+    boundary_uuid: Optional[str]
+    summary_uuid: Optional[str]
+    timestamp: Optional[str]
+    detected_by: str  # "boundary" | "isCompactSummary" | "prefix"
+    metadata: dict = field(default_factory=dict)  # compactMetadata as written
+
+
+@dataclass
+class Message:
+    type: str
+    uuid: Optional[str]
+    parent_uuid: Optional[str]
+    timestamp: Optional[str]
+    content: list  # blocks; a plain string becomes [{"type": "text", "text": ...}]
+    raw: dict
+    message_id: Optional[str] = None  # assistant: the API message id shared by split lines
+    preserved: bool = False  # kept verbatim from before the boundary (CLI >= 2.1.197)
+
+    @property
+    def text(self) -> str:
+        return "\n".join(b.get("text", "") for b in self.content if isinstance(b, dict) and b.get("type") == "text")
+
+
+@dataclass
+class ToolCall:
+    id: str
+    name: str
+    input: dict
+    assistant_uuid: Optional[str]
+    timestamp: Optional[str]
+    result_text: Optional[str] = None  # None: no result in the live part (yet)
+    is_error: bool = False
+    result_uuid: Optional[str] = None
+    tool_use_result: Any = None  # the line's top-level toolUseResult (tool-specific)
+    command: Optional[str] = None  # Bash only
+    exit_code: Optional[int] = None  # Bash only, when the result shows it
+
+
+@dataclass
+class Commit:
+    command: str
+    sha: Optional[str]
+    ok: bool
+    tool_use_id: str
+    timestamp: Optional[str]
+    output: Optional[str]
+
+
+@dataclass
+class UserPrompt:
+    text: str
+    uuid: Optional[str]
+    timestamp: Optional[str]
+    prompt_id: Optional[str]
+
+
+@dataclass
+class LiveTranscript:
+    path: str
+    size: int  # bytes considered (file size at open)
+    live_offset: int  # where the live part starts
+    summary: Optional[CompactSummary]
+    messages: list = field(default_factory=list)
+    tool_calls: list = field(default_factory=list)
+    commits: list = field(default_factory=list)
+    files_edited: list = field(default_factory=list)
+    user_prompts: list = field(default_factory=list)
+    truncated: bool = False  # the live part was longer than max_bytes; its start was skipped
+    skipped_lines: int = 0  # unknown types and metadata lines
+    bad_lines: int = 0  # lines that did not parse (a torn last line included)
+    session_id: Optional[str] = None
+    cwd: Optional[str] = None
+
+    @property
+    def live_bytes(self) -> int:
+        return self.size - self.live_offset
+
+
+def read_live(path: str | os.PathLike, max_bytes: Optional[int] = None) -> LiveTranscript:
+    """The live part of the transcript at ``path``; ``max_bytes`` caps how much of it is parsed."""
+    path = os.fspath(path)
+    with open(path, "rb") as handle:
+        size = os.fstat(handle.fileno()).st_size
+        with _map(handle, size) as buf:
+            return _read(path, buf, size, max_bytes)
+
+
+class _Mapped:
+    def __init__(self, handle, size: int):
+        self.map = None
+        self.data: Any = b""
+        if size:
+            try:
+                self.map = self.data = mmap.mmap(handle.fileno(), size, access=mmap.ACCESS_READ)
+            except (OSError, ValueError):  # not mappable (pipe, odd filesystem): read it
+                self.data = handle.read(size)
+
+    def __enter__(self):
+        return self.data
+
+    def __exit__(self, *exc):
+        if self.map is not None:
+            self.map.close()
+
+
+def _map(handle, size: int) -> _Mapped:
+    return _Mapped(handle, size)
+
+
+def parse_line(raw: bytes) -> Optional[dict]:
+    """One JSONL record, or None when it is not a JSON object (torn, garbage)."""
+    try:
+        value = json.loads(raw.decode("utf-8", "replace"))
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def line_at(buf, pos: int, end: int) -> tuple[int, int]:
+    """(start, stop) of the line holding byte ``pos``; stop excludes the newline."""
+    start = buf.rfind(b"\n", 0, pos) + 1
+    stop = buf.find(b"\n", pos, end)
+    return start, (end if stop < 0 else stop)
+
+
+def find_last(buf, needle: bytes, end: int, floor: int, accept) -> Optional[tuple[int, dict]]:
+    """The last line in [floor, end) holding ``needle`` whose record passes ``accept``."""
+    hi = end
+    while True:
+        hit = buf.rfind(needle, floor, hi)
+        if hit < 0:
+            return None
+        start, stop = line_at(buf, hit, end)
+        record = parse_line(buf[start:stop])
+        if record is not None and accept(record):
+            return start, record
+        if start <= floor:
+            return None
+        hi = start
+
+
+def is_boundary(record: dict) -> bool:
+    return record.get("type") == "system" and record.get("subtype") == "compact_boundary"
+
+
+def is_summary_flag(record: dict) -> bool:
+    return record.get("type") == "user" and record.get("isCompactSummary") is True
+
+
+def is_summary_prefix(record: dict) -> bool:
+    return record.get("type") == "user" and content_text(record).lstrip().startswith(SUMMARY_PREFIX)
+
+
+def content_blocks(record: dict) -> list:
+    message = record.get("message")
+    content = message.get("content") if isinstance(message, dict) else None
+    if isinstance(content, str):
+        return [{"type": "text", "text": content}]
+    if isinstance(content, list):
+        return [b if isinstance(b, dict) else {"type": "text", "text": str(b)} for b in content]
+    return []
+
+
+def content_text(record: dict) -> str:
+    return "\n".join(str(b.get("text", "")) for b in content_blocks(record) if b.get("type") == "text")
+
+
+def result_text(block: dict) -> str:
+    content = block.get("content")
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "\n".join(str(b.get("text", "")) for b in content if isinstance(b, dict) and b.get("type") == "text")
+    return ""
+
+
+def iter_records(buf, start: int, end: int) -> Iterator[tuple[int, Optional[dict]]]:
+    """(offset, record or None) for each non-blank line in [start, end)."""
+    pos = start
+    while pos < end:
+        stop = buf.find(b"\n", pos, end)
+        if stop < 0:
+            stop = end
+        if stop > pos and not buf[pos:stop].isspace():
+            yield pos, parse_line(buf[pos:stop])
+        pos = stop + 1
+
+
+def _read(path: str, buf, size: int, max_bytes: Optional[int]) -> LiveTranscript:
+    found = find_last(buf, BOUNDARY_NEEDLE, size, 0, is_boundary)
+    detected_by = "boundary"
+    if found is None:
+        found = find_last(buf, SUMMARY_FLAG_NEEDLE, size, 0, is_summary_flag)
+        detected_by = "isCompactSummary"
+    if found is None:
+        found = find_last(buf, SUMMARY_PREFIX_NEEDLE, size, 0, is_summary_prefix)
+        detected_by = "prefix"
+    live_offset = found[0] if found else 0
+    boundary = found[1] if found and detected_by == "boundary" else None
+
+    result = LiveTranscript(path=path, size=size, live_offset=live_offset, summary=None)
+    parse_from = live_offset
+    if max_bytes is not None and size - live_offset > max_bytes:
+        nl = buf.find(b"\n", size - max_bytes, size)
+        parse_from = size if nl < 0 else nl + 1
+        result.truncated = True
+    builder = _Builder(result)
+    if found and detected_by != "boundary":
+        result.summary = builder.summary_from(found[1], None, detected_by)
+    for offset, record in iter_records(buf, parse_from, size):
+        if record is None:
+            result.bad_lines += 1
+            continue
+        builder.add(record, boundary)
+    if boundary is not None and not result.truncated:
+        builder.add_preserved(buf, live_offset, boundary)
+    builder.finish()
+    return result
+
+
+class _Builder:
+    def __init__(self, result: LiveTranscript):
+        self.result = result
+        self.by_message_id: dict[str, Message] = {}
+        self.calls: dict[str, ToolCall] = {}
+        self.anchor_index: Optional[int] = None
+
+    def summary_from(self, record: dict, boundary: Optional[dict], detected_by: str) -> CompactSummary:
+        meta = (boundary or {}).get("compactMetadata") or {}
+        return CompactSummary(
+            text=content_text(record),
+            trigger=meta.get("trigger"),
+            pre_tokens=meta.get("preTokens"),
+            boundary_uuid=(boundary or {}).get("uuid"),
+            summary_uuid=record.get("uuid"),
+            timestamp=(boundary or record).get("timestamp"),
+            detected_by=detected_by,
+            metadata=meta,
+        )
+
+    def add(self, record: dict, boundary: Optional[dict]) -> None:
+        kind = record.get("type")
+        if kind not in CHAIN_TYPES:
+            self.result.skipped_lines += 1
+            return
+        self.result.session_id = record.get("sessionId") or self.result.session_id
+        self.result.cwd = record.get("cwd") or self.result.cwd
+        if is_boundary(record):
+            return
+        if kind == "user" and (is_summary_flag(record) or is_summary_prefix(record)):
+            if boundary is not None and record.get("parentUuid") == boundary.get("uuid"):
+                self.result.summary = self.summary_from(record, boundary, "boundary")
+            elif self.result.summary is None or self.result.summary.summary_uuid != record.get("uuid"):
+                # A summary without its boundary line: the live part restarts here.
+                self._restart()
+                how = "isCompactSummary" if is_summary_flag(record) else "prefix"
+                self.result.summary = self.summary_from(record, None, how)
+            self.anchor_index = len(self.result.messages)
+        message = self._message(record)
+        if message is None:
+            return
+        if kind == "assistant":
+            self._assistant_blocks(message, record)
+        elif kind == "user":
+            self._user_blocks(message, record)
+
+    def _restart(self) -> None:
+        r = self.result
+        r.messages, r.tool_calls, r.commits, r.files_edited, r.user_prompts = [], [], [], [], []
+        self.by_message_id, self.calls = {}, {}
+
+    def _message(self, record: dict) -> Optional[Message]:
+        blocks = content_blocks(record)
+        message = record.get("message")
+        message_id = message.get("id") if isinstance(message, dict) and record.get("type") == "assistant" else None
+        if message_id and message_id in self.by_message_id:
+            known = self.by_message_id[message_id]
+            seen = {json.dumps(b, sort_keys=True) for b in known.content}
+            new = [b for b in blocks if json.dumps(b, sort_keys=True) not in seen]
+            known.content.extend(new)
+            return Message(known.type, known.uuid, known.parent_uuid, known.timestamp, new, record, message_id)
+        item = Message(
+            type=record.get("type", ""),
+            uuid=record.get("uuid"),
+            parent_uuid=record.get("parentUuid"),
+            timestamp=record.get("timestamp"),
+            content=list(blocks),
+            raw=record,
+            message_id=message_id,
+        )
+        if message_id:
+            self.by_message_id[message_id] = item
+        self.result.messages.append(item)
+        return item
+
+    def _assistant_blocks(self, message: Message, record: dict) -> None:
+        for block in message.content:
+            if block.get("type") != "tool_use" or not isinstance(block.get("id"), str):
+                continue
+            tool_input = block.get("input") if isinstance(block.get("input"), dict) else {}
+            call = ToolCall(
+                id=block["id"],
+                name=str(block.get("name", "")),
+                input=tool_input,
+                assistant_uuid=record.get("uuid"),
+                timestamp=record.get("timestamp"),
+            )
+            if call.name == "Bash":
+                call.command = str(tool_input.get("command", ""))
+            self.calls[call.id] = call
+            self.result.tool_calls.append(call)
+
+    def _user_blocks(self, message: Message, record: dict) -> None:
+        results = [b for b in message.content if b.get("type") == "tool_result"]
+        for block in results:
+            call = self.calls.get(block.get("tool_use_id"))
+            if call is None or call.result_text is not None:
+                continue
+            call.result_text = result_text(block)
+            call.is_error = block.get("is_error") is True
+            call.result_uuid = record.get("uuid")
+            call.tool_use_result = record.get("toolUseResult")
+            if call.name == "Bash":
+                call.exit_code = bash_exit_code(call)
+        if results or record.get("isMeta") or record.get("isCompactSummary"):
+            return
+        text = message.text
+        if text and not text.lstrip().startswith(_COMMAND_WRAPPERS) and not is_summary_prefix(record):
+            self.result.user_prompts.append(
+                UserPrompt(text=text, uuid=record.get("uuid"), timestamp=record.get("timestamp"),
+                           prompt_id=record.get("promptId"))
+            )
+
+    def add_preserved(self, buf, boundary_offset: int, boundary: dict) -> None:
+        """Messages kept verbatim from before the boundary; the CLI relinks them after the summary."""
+        uuids = preserved_uuids(boundary, lambda uuid: _record_by_uuid(buf, uuid, boundary_offset))
+        found = []
+        for uuid in uuids:
+            record = _record_by_uuid(buf, uuid, boundary_offset)
+            if record is not None and record.get("type") in CHAIN_TYPES:
+                item = Message(record.get("type", ""), uuid, record.get("parentUuid"), record.get("timestamp"),
+                               content_blocks(record), record, None, preserved=True)
+                found.append(item)
+        at = 0 if self.anchor_index is None else self.anchor_index + 1
+        self.result.messages[at:at] = found
+
+    def finish(self) -> None:
+        edited: dict[str, None] = {}
+        for call in self.result.tool_calls:
+            key = EDIT_TOOLS.get(call.name)
+            path = call.input.get(key) if key else None
+            if isinstance(path, str) and path and not call.is_error:
+                edited[path] = None
+            if call.name == "Bash" and call.command and _GIT_COMMIT.search(call.command):
+                self.result.commits.append(commit_of(call))
+        self.result.files_edited = list(edited)
+
+
+def preserved_uuids(boundary: dict, lookup) -> list[str]:
+    """The uuids a boundary keeps from before itself, in order (a listed set, else a parentUuid walk)."""
+    meta = boundary.get("compactMetadata") or {}
+    listed = (meta.get("preservedMessages") or {}).get("uuids")
+    if isinstance(listed, list) and listed:
+        return [u for u in listed if isinstance(u, str)]
+    segment = meta.get("preservedSegment") or {}
+    head, tail = segment.get("headUuid"), segment.get("tailUuid")
+    if not isinstance(head, str) or not isinstance(tail, str):
+        return []
+    walked, uuid = [], tail
+    while isinstance(uuid, str) and len(walked) < _MAX_WALK and uuid not in walked:
+        walked.append(uuid)
+        if uuid == head:
+            return walked[::-1]
+        record = lookup(uuid)
+        uuid = record.get("parentUuid") if record else None
+    return []
+
+
+def _record_by_uuid(buf, uuid: str, end: int) -> Optional[dict]:
+    found = find_last(buf, f'"{uuid}"'.encode(), end, 0, lambda r: r.get("uuid") == uuid)
+    return found[1] if found else None
+
+
+def bash_exit_code(call: ToolCall) -> Optional[int]:
+    text = call.result_text or ""
+    match = _EXIT_CODE.match(text)
+    if match:
+        return int(match.group(1))
+    detail = call.tool_use_result if isinstance(call.tool_use_result, dict) else {}
+    if call.is_error or detail.get("interrupted") or not isinstance(call.tool_use_result, dict):
+        return None
+    return 0  # the CLI reports a non-zero exit as an error result starting "Exit code N"
+
+
+def commit_of(call: ToolCall) -> Commit:
+    output = call.result_text
+    match = _COMMIT_SHA.search(output or "") if call.exit_code == 0 else None
+    sha = (match.group(1) or match.group(2)) if match else None
+    return Commit(command=call.command or "", sha=sha, ok=call.exit_code == 0, tool_use_id=call.id,
+                  timestamp=call.timestamp, output=output)
