@@ -52,11 +52,7 @@ def last_record_change(ctx) -> float | None:
             mtime = (ctx.root / path).stat().st_mtime
         except OSError:
             continue
-        if path in ctx.tracked and not _dirty(ctx, path):
+        if path in ctx.tracked and path not in ctx.dirty:
             continue  # a checkout's mtime is not a change
         newest = max(newest or 0.0, mtime)
     return newest
-
-
-def _dirty(ctx, path: str) -> bool:
-    return bool(ctx.git("status", "--porcelain", "--", path).strip())

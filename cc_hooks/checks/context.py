@@ -44,6 +44,18 @@ class CheckContext:
 
         return tracked_files(self.root, timeout=self.timeout())
 
+    @cached_property
+    def dirty(self) -> set[str]:
+        """Paths with uncommitted changes (staged, unstaged or untracked)."""
+        out = self.git("status", "--porcelain=v1", "-z", "--untracked-files=all")
+        records, paths = iter(out.split("\0")), set()
+        for record in records:
+            if len(record) > 3:
+                paths.add(record[3:])
+                if record[0] in "RC":
+                    next(records, None)  # a rename's source path follows its own NUL
+        return paths
+
     def ignored(self, paths) -> set[str]:
         from cc_hooks.git import ignored
 

@@ -29,7 +29,7 @@ def run(ctx):
         return could_not_check(ID, f"transcript not readable: {ctx.transcript_path}")
     commits = _commits(ctx)
     record = ctx.config.record
-    touched = set(found.edits) | {path for c in commits for path in c["files"]} | _dirty(ctx)
+    touched = set(found.edits) | {path for c in commits for path in c["files"]} | ctx.dirty
     trailered = [c for c in commits if c["symptoms"]]
     guards = sorted(p for p in found.edits if GUARD_RE.search(p))
 
@@ -42,7 +42,7 @@ def run(ctx):
         if record.decisions in touched:
             correction.recorded_by = record.decisions
 
-    dirty = _dirty(ctx)
+    dirty = ctx.dirty
     uncommitted = sorted(p for p in found.edits if p in dirty)
     findings = [_outcome_finding(o) for o in outcomes if not o.recorded_by]
     findings += [Finding(f"the user corrected the agent: \"{c.text}\" — not in {record.decisions}", claim=c.text)
@@ -100,16 +100,3 @@ def _commits(ctx) -> list[dict]:
             files[lines[0]] = lines[1:]
     commits = read_commits(ctx.root, ["--no-walk", *shas], timeout=ctx.timeout())
     return [{"sha": c.sha, "subject": c.subject, "symptoms": list(c.symptoms), "files": files.get(c.sha, [])} for c in commits]
-
-
-def _dirty(ctx) -> set[str]:
-    if "dirty" not in ctx.cache:
-        out = ctx.git("status", "--porcelain=v1", "-z", "--untracked-files=all")
-        records, paths = iter(out.split("\0")), set()
-        for record in records:
-            if len(record) > 3:
-                paths.add(record[3:])
-                if record[0] in "RC":
-                    next(records, None)  # a rename's source path follows its own NUL
-        ctx.cache["dirty"] = paths
-    return ctx.cache["dirty"]

@@ -188,6 +188,8 @@ def session_edits(ctx) -> list[str]:
 def session_commits(ctx) -> list[str]:
     """Full shas of the commits this session made: the transcript's commit hints
     resolved by git, plus commits on HEAD committed since the live part began."""
+    if "session_commits" in ctx.cache:
+        return ctx.cache["session_commits"]
     found = sweep(ctx)
     if found is None or ctx.head.sha is None:
         return []
@@ -200,4 +202,5 @@ def session_commits(ctx) -> list[str]:
 
         types = object_types(ctx.root, [f"{hint}^{{commit}}" for hint in found.commit_hints], timeout=ctx.timeout())
         shas += [value.split()[0] for value in types.values() if value]
-    return list(dict.fromkeys(shas))
+    ctx.cache["session_commits"] = list(dict.fromkeys(shas))
+    return ctx.cache["session_commits"]

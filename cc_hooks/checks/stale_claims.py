@@ -41,6 +41,6 @@ def touched_docs(ctx) -> list[str]:
     paths = list(session_edits(ctx))
     if ctx.since:
         paths += ctx.git("diff", "--name-only", "-z", ctx.since, "HEAD").split("\0")
-    paths += ctx.git("diff", "--name-only", "-z", "HEAD").split("\0") if ctx.head.sha else []
+    paths += sorted(ctx.dirty)
     docs = [p for p in dict.fromkeys(paths) if p and p.lower().endswith(MARKDOWN) and p not in skip and (ctx.root / p).is_file()]
     return docs[:MAX_DOCS]

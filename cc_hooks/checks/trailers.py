@@ -1,7 +1,7 @@
 """`trailers`: fix commits since the last checkpoint (and those made in the session)
 carry a `Symptom:` trailer. Without a checkpoint the base is the commit that
-added the symptoms ledger: fixes from before the record existed are not held
-to it."""
+added the symptoms ledger: fixes from before the record existed, and the commit
+that created it, are not held to it."""
 
 from __future__ import annotations
 
@@ -42,12 +42,12 @@ def run(ctx):
 def _base(ctx) -> tuple[str | None, str]:
     if ctx.since:
         return ctx.since, "checkpoint"
-    out = ctx.git("log", "--diff-filter=A", "--format=%H %P", "--", ctx.config.record.symptoms, check=False).split("\n")
-    adds = [line.split() for line in out if line.strip()]
-    if not adds:
+    # The newest commit that added the ledger: git stops at it instead of walking the whole history,
+    # and for a ledger added once (the usual case) it is also the oldest.
+    sha = ctx.git("log", "-1", "--diff-filter=A", "--format=%H", "--", ctx.config.record.symptoms, check=False).strip()
+    if not sha:
         return None, "session"
-    first = adds[-1]  # the oldest commit that added the ledger
-    return (first[1] if len(first) > 1 else None), "adoption"
+    return sha, "adoption"
 
 
 def session_commit_shas(ctx) -> list[str]:

@@ -261,3 +261,26 @@ def test_git_missing_is_could_not_check(record_repo, tmp_path, monkeypatch):
     monkeypatch.setenv("PATH", str(empty))
     results = run_checks(make_context(record_repo.root, Deadline(10)), [c for c in REPO_CHECKS if c != "audit"])
     assert all(r.status == COULD_NOT_CHECK for r in results), [(r.id, r.status, r.summary) for r in results]
+
+
+def test_the_commit_that_adopts_the_ledger_needs_no_trailer(tmp_path):
+    from checks.conftest import git as run
+
+    repo = tmp_path / "r"
+    repo.mkdir()
+    run(repo, "init", "-q", "-b", "main")
+    for key, value in (("user.name", "T"), ("user.email", "t@example.com"), ("commit.gpgsign", "false")):
+        run(repo, "config", key, value)
+    (repo / "a.py").write_text("A = 1\n")
+    run(repo, "add", "-A")
+    run(repo, "commit", "-q", "-m", "fix: an old fix from before the record")
+    (repo / "SYMPTOMS.md").write_text("# Symptom Index\n\nAppend-only.\n")
+    run(repo, "add", "-A")
+    run(repo, "commit", "-q", "-m", "Adopt cc-hooks: add the ledgers")  # touches SYMPTOMS.md, no trailer
+    holder = type("Repo", (), {"root": repo})
+    result = check(holder, "trailers")
+    assert result.status == PASS and "since SYMPTOMS.md was added" in result.summary
+    (repo / "a.py").write_text("A = 2\n")
+    run(repo, "add", "-A")
+    run(repo, "commit", "-q", "-m", "fix: a fix after adoption")
+    assert check(holder, "trailers").status == FAIL
