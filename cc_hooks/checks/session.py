@@ -36,6 +36,7 @@ def run(ctx):
     outcomes = find_outcomes(found.calls)
     ledgers = [p for p in (record.symptoms, record.decisions) if p in touched]
     for outcome in outcomes:
+        outcome.fixed_in = _fix_commit(outcome, commits)
         outcome.recorded_by = _record_of(outcome, trailered, ledgers, guards)
     corrections = [Correction(text.strip()[:300], ts) for text, ts in found.prompts if is_correction(text)]
     for correction in corrections:
@@ -75,13 +76,21 @@ def _record_of(outcome, trailered: list[dict], ledgers: list[str], guards: list[
     return None
 
 
+def _fix_commit(outcome, commits: list[dict]):
+    """The oldest session commit holding a file edited between the failure and the success."""
+    fixed = set(outcome.edits)
+    return next((c["sha"] for c in reversed(commits) if fixed & set(c["files"])), None)
+
+
 def _outcome_finding(outcome) -> Finding:
     kind = "a failing test then passed" if outcome.is_test else "failed then succeeded"
     edited = ", ".join(outcome.edits[:3])
+    committed = f" (fix committed in {outcome.fixed_in[:12]})" if outcome.fixed_in else " (fix not committed)"
     return Finding(
-        f"unrecorded outcome: `{outcome.command}` {kind} after editing {edited}; error: \"{outcome.error}\" — "
+        f"unrecorded outcome: `{outcome.command}` {kind} after editing {edited}{committed}; error: \"{outcome.error}\" — "
         "record it (SYMPTOMS.md entry, a guard test, or a `Symptom:` trailer)",
         file=outcome.edits[0] if outcome.edits else None,
+        commit=outcome.fixed_in,
         command=outcome.command,
     )
 

@@ -64,6 +64,7 @@ class Outcome:
     is_test: bool
     edits: list[str] = field(default_factory=list)  # files edited between failure and success
     recorded_by: Optional[str] = None
+    fixed_in: Optional[str] = None  # the session commit that holds the fix, when there is one
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -201,6 +202,9 @@ def session_commits(ctx) -> list[str]:
         from cc_hooks.git import object_types
 
         types = object_types(ctx.root, [f"{hint}^{{commit}}" for hint in found.commit_hints], timeout=ctx.timeout())
-        shas += [value.split()[0] for value in types.values() if value]
+        hinted = [value.split()[0] for value in types.values() if value]
+        if hinted:  # an amended or rebased-away commit still exists, but it is no longer the session's work
+            gone = set(ctx.git("rev-list", *hinted, "--not", "HEAD", check=False).split())
+            shas += [sha for sha in hinted if sha not in gone]
     ctx.cache["session_commits"] = list(dict.fromkeys(shas))
     return ctx.cache["session_commits"]

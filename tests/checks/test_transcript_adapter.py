@@ -119,8 +119,22 @@ def test_session_check_fails_a_fix_committed_without_a_trailer(demo, tmp_path):
     assert result.status == "FAIL"
     outcome = next(f for f in result.findings if f.command)
     assert outcome.command == PYTEST and outcome.file == "calc.py"
+    assert outcome.commit == git(repo, "rev-parse", "HEAD").strip()  # the commit that holds the fix
     assert "FAILED test_calc.py::test_add - assert -1 == 5" in outcome.message
     assert result.data["outcomes"][0]["recorded_by"] is None
+
+
+def test_an_amended_away_commit_is_no_longer_the_sessions(demo, tmp_path):
+    repo = demo_repo(tmp_path, trailer=False)
+    old = git(repo, "rev-parse", "HEAD").strip()
+    transcript = tmp_path / "hinted.jsonl"
+    transcript.write_text(demo.read_text().replace("f202879", old[:7]))  # the session printed this commit
+    env = {**os.environ, "GIT_COMMITTER_DATE": "2026-11-29T13:22:03Z"}
+    subprocess.run(["git", "-C", str(repo), "commit", "-q", "--amend", "-m", "Fix add()\n\nSymptom: add(2, 3) returns -1"],
+                   check=True, env=env)
+    result = session_check(repo, transcript)
+    assert [c["sha"] for c in result.data["commits"]] == [git(repo, "rev-parse", "HEAD").strip()]
+    assert result.data["outcomes"][0]["recorded_by"].startswith("commit ")
 
 
 def test_session_check_passes_when_everything_is_recorded(demo, tmp_path):
