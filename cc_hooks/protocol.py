@@ -19,6 +19,7 @@ from typing import Any, Literal, Optional
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from cc_hooks.printable import printable
 from cc_hooks.runtime import HookResult
 
 KNOWN_SOURCES = ("startup", "resume", "clear", "compact", "fork")
@@ -113,20 +114,20 @@ def truncate(text: str, budget: int, pointer: str = "run `cc-hooks rehydrate` fo
 
 def session_start_output(context: str, system_message: str | None, budget: int) -> HookResult:
     out = ContextOutput(
-        hookSpecificOutput=SessionStartSpecific(additionalContext=truncate(context, budget)),
-        systemMessage=truncate(system_message, 300) if system_message else None,
+        hookSpecificOutput=SessionStartSpecific(additionalContext=truncate(printable(context), budget)),
+        systemMessage=truncate(printable(system_message), 300) if system_message else None,
     )
     return HookResult(stdout=out.model_dump_json(exclude_none=True))
 
 
 def user_prompt_submit_output(context: str, budget: int) -> HookResult:
-    out = ContextOutput(hookSpecificOutput=UserPromptSubmitSpecific(additionalContext=truncate(context, budget)))
+    out = ContextOutput(hookSpecificOutput=UserPromptSubmitSpecific(additionalContext=truncate(printable(context), budget)))
     return HookResult(stdout=out.model_dump_json(exclude_none=True))
 
 
 def pre_compact_output(instructions: str, budget: int) -> HookResult:
     """Plain text: Claude Code appends it to the summarizer's instructions."""
-    text = truncate(instructions.strip(), budget, pointer="run `cc-hooks check` for every finding")
+    text = truncate(printable(instructions).strip(), budget, pointer="run `cc-hooks check` for every finding")
     if text.startswith("{"):
         text = " " + text  # never let it be read as a JSON control object
     return HookResult(stdout=text)
@@ -134,12 +135,12 @@ def pre_compact_output(instructions: str, budget: int) -> HookResult:
 
 def pre_compact_block(reason: str) -> HookResult:
     """Exit 2 blocks a compaction; stderr becomes the reason the user sees."""
-    return HookResult(stderr=truncate(reason.strip(), 2_000, pointer="run `cc-hooks check`"), exit_code=2)
+    return HookResult(stderr=truncate(printable(reason).strip(), 2_000, pointer="run `cc-hooks check`"), exit_code=2)
 
 
 def post_compact_output(line: str) -> HookResult:
     """PostCompact stdout is shown to the user only."""
-    return HookResult(stdout=truncate(line.strip(), 500, pointer="see `cc-hooks rehydrate`"))
+    return HookResult(stdout=truncate(printable(line).strip(), 500, pointer="see `cc-hooks rehydrate`"))
 
 
 def dumps_compact(data: Any) -> str:

@@ -189,7 +189,9 @@ def _emit(result, stdout, stderr) -> int:
 
 
 def _fail_open(cwd: Optional[str], event: str, message: str, stderr) -> int:
-    line = " ".join(message.split())[:300]
+    from cc_hooks.printable import printable
+
+    line = " ".join(printable(message).split())[:300]
     try:
         stderr.write(f"cc-hooks: {event} hook skipped: {line}\n")
         stderr.flush()
