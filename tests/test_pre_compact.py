@@ -30,7 +30,7 @@ def test_healthy_repo_scores_full_and_writes_a_checkpoint(repo):
     proc = run_hook(event("PreCompact", repo.root, trigger="auto", custom_instructions=None, prompt_id="p-1"), repo.root)
     text = proc.stdout.decode()
     assert proc.returncode == 0
-    assert text.startswith("cc-hooks compaction checklist: 8/9 PASS, 1 could not be checked")
+    assert text.startswith("cc-hooks compaction checklist: 9/10 PASS, 1 could not be checked")
     assert "Preserve verbatim" not in text and "commit sha" in text
     data = checkpoint(repo)
     assert data["head"] == repo.git("rev-parse", "HEAD").strip()

@@ -14,7 +14,7 @@ from cc_hooks.checks.context import CheckContext
 from cc_hooks.checks.result import COULD_NOT_CHECK, FAIL, PASS, CheckResult, Finding, could_not_check
 
 # Checklist order; also the order the report prints.
-CHECK_IDS = ("session", "ledgers", "tracked-homes", "questions", "stale-claims", "dashboard", "trailers", "committed", "audit")
+CHECK_IDS = ("session", "ledgers", "tracked-homes", "questions", "stale-claims", "dashboard", "trailers", "guards", "committed", "audit")
 TIME_BUDGET = "time budget"
 
 __all__ = ["CHECK_IDS", "CheckContext", "CheckResult", "Finding", "PASS", "FAIL", "COULD_NOT_CHECK", "run_checks", "run_check", "score"]

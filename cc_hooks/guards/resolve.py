@@ -159,7 +159,7 @@ def resolve_guards(root: str | os.PathLike, config=None, timeout: float = 30.0) 
     for name, declared in sorted(config.guards.items()):
         if name not in named:
             resolution.guards.append(configured_guard(name, declared, path, entries))
-    check_at_head(root, resolution.guards, timeout)
+    resolution.problem = resolution.problem or check_at_head(root, resolution.guards, timeout)
     return resolution
 
 
@@ -265,15 +265,20 @@ def configured_guard(name: str, declared, path: str, entries) -> Guard:
     return guard
 
 
-def check_at_head(root: Path, guards: list[Guard], timeout: float) -> None:
-    """Set ``problem`` on every guard whose file is not tracked at HEAD (or lacks its test)."""
+def check_at_head(root: Path, guards: list[Guard], timeout: float) -> Optional[str]:
+    """Set ``problem`` on every guard whose file is not tracked at HEAD (or lacks its test).
+    Returns why HEAD could not be read, if it could not."""
     from cc_hooks.record.questions import resolve_pointers
 
     pending = [g for g in guards if g.problem is None and g.pointer]
     if not pending:
-        return
+        return None
     results = resolve_pointers(root, [g.pointer for g in pending], timeout=timeout)
+    unchecked = next((r.reason for r in results.values() if not r.checked), None)
+    if unchecked:
+        return unchecked
     for guard in pending:
         result = results.get(guard.pointer)
         if result is not None and result.grade == "FAIL":
             guard.problem = f"`{guard.pointer}`: {result.reason}"
+    return None

@@ -42,6 +42,7 @@ class PointerResult:
     grade: str
     reason: str
     path: Optional[str] = None  # the repo path it resolved to, when it did
+    checked: bool = True  # False when git failed: the FAIL grade then means "could not look"
 
 
 @dataclass
@@ -269,7 +270,7 @@ def resolve_pointers(root: str | os.PathLike, pointers: Iterable[str], timeout: 
     try:
         tree = _Tree(root, timeout) if head(root).sha else None
     except GitError as exc:
-        return {p: PointerResult(p, t.kind, FAIL, f"could not check: {exc}") for p, t in targets.items()}
+        return {p: PointerResult(p, t.kind, FAIL, f"could not check: {exc}", checked=False) for p, t in targets.items()}
     resolved: dict[str, str] = {}
     missing: list[_Target] = []
     for target in list(files):
@@ -390,7 +391,7 @@ def _check_commits(root: Path, commits: list[_Target], tree: Optional["_Tree"], 
         types = object_types(root, [t.pointer for t in commits], timeout=timeout)
     except GitError as exc:
         for target in commits:
-            results[target.pointer] = PointerResult(target.pointer, "commit", FAIL, f"could not check: {exc}")
+            results[target.pointer] = PointerResult(target.pointer, "commit", FAIL, f"could not check: {exc}", checked=False)
         return
     for target in commits:
         found = types.get(target.pointer)
