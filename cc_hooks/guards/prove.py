@@ -180,7 +180,7 @@ def strip_fix(worktree: Path, guard: Guard) -> str:
         proc = run_git_bytes(worktree, "apply", "-R", "--3way", input=patch)
         if proc.returncode != 0:
             conflicted = run_git(worktree, "diff", "--name-only", "--diff-filter=U", check=False).split()
-            detail = ", ".join(conflicted) or (proc.stderr.decode("utf-8", "replace").strip().splitlines() or ["?"])[0]
+            detail = ", ".join(conflicted) or _apply_error(proc.stderr.decode("utf-8", "replace"))
             return f"fix does not revert cleanly (conflict in {detail}): a later commit changed the same lines"
         applied += 1
     if not applied:
@@ -301,3 +301,17 @@ def load_proof(state: Optional[Path], name: str) -> Optional[dict]:
         return None
     data = read_json(proof_path(state, name))
     return data if isinstance(data, dict) and isinstance(data.get("verdict"), str) else None
+
+
+def _apply_error(stderr: str) -> str:
+    """The file git apply choked on ("error: patch failed: x.py:12" -> "x.py:12"),
+    not its chatter ("Falling back to direct application...")."""
+    lines = [line.strip() for line in stderr.splitlines() if line.strip()]
+    errors = [line for line in lines if line.startswith("error:")]
+    if not errors:
+        return lines[-1] if lines else "?"
+    text = errors[0][len("error:"):].strip()
+    for prefix in ("patch failed:", "while searching for:"):
+        if text.startswith(prefix):
+            return text[len(prefix):].strip()
+    return text
