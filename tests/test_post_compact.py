@@ -34,6 +34,7 @@ def test_contradicted_commit_and_lost_item_reach_the_next_prompt_once(repo):
     assert "1 contradicted" in line and "1 of 1 must-keep item(s) missing" in line
     context = next_prompt(repo)
     assert "CONTRADICTED" in context and "deadbeef42" in context
+    assert "<summary>" not in context  # the claim is quoted without the summarizer's wrapper tag
     assert "Lost in the summary" in context and sha[:12] in context
     assert next_prompt(repo) == ""
     capture = next((repo.state / "summaries" / "sess-1").glob("*.json"))

@@ -19,6 +19,7 @@ from typing import Optional
 TEST_RE = re.compile(r"\b(pytest|py\.test|unittest|tox|nox|go test|cargo test|mix test|npm (run )?test|yarn test|pnpm test|bun test|"
                      r"deno test|dotnet test|mvn test|gradlew? test|jest|vitest|mocha|rspec|phpunit|ctest|bats|make (check|test))\b")
 EDIT_TOOLS = {"Edit", "Write", "MultiEdit", "NotebookEdit"}
+COMMITTING_RE = re.compile(r"\bgit\b[^|;&]*?\s(commit|merge|cherry-pick|rebase|revert|am|pull|stash\s+pop)\b")
 CORRECTION_RE = re.compile(
     r"^\s*(no|nope|stop|wrong|actually|wait)\b|\b(don'?t|do not|never|we decided|i said|i told you|that'?s (not|wrong)|"
     r"not what i|instead of|you should(n'?t| not)|please don'?t)\b",
@@ -163,6 +164,7 @@ class Sweep:
     edits: list[str]  # repo-relative paths edited in the session
     commit_hints: list[str]  # sha prefixes the session printed for its commits
     started: Optional[str]  # timestamp of the first live line
+    first_commit_at: Optional[str] = None  # when the session first ran a command that makes commits
 
 
 def sweep(ctx) -> Optional[Sweep]:
@@ -188,15 +190,17 @@ def session_edits(ctx) -> list[str]:
 
 def session_commits(ctx) -> list[str]:
     """Full shas of the commits this session made: the transcript's commit hints
-    resolved by git, plus commits on HEAD committed since the live part began."""
+    resolved by git (when still on HEAD), plus the commits on HEAD made since the
+    session first ran a commit-making command. A commit from before that (the
+    user's, just before the session asked for work) is not the session's."""
     if "session_commits" in ctx.cache:
         return ctx.cache["session_commits"]
     found = sweep(ctx)
     if found is None or ctx.head.sha is None:
         return []
     shas = []
-    if found.started:
-        out = ctx.git("log", f"--since={found.started}", "--format=%H", "-n", "200", "HEAD", check=False)
+    if found.first_commit_at:
+        out = ctx.git("log", f"--since={found.first_commit_at}", "--format=%H", "-n", "200", "HEAD", check=False)
         shas += out.split()
     if found.commit_hints:
         from cc_hooks.git import object_types

@@ -14,7 +14,7 @@ import os
 from pathlib import Path
 from typing import Optional
 
-from cc_hooks.checks.session_sweep import EDIT_TOOLS, Call, Sweep
+from cc_hooks.checks.session_sweep import COMMITTING_RE, EDIT_TOOLS, Call, Sweep
 
 _PATH_KEYS = ("file_path", "notebook_path")
 
@@ -30,7 +30,8 @@ def to_sweep(live, root) -> Sweep:
     edits = list(dict.fromkeys(c.file for c in calls if c.name in EDIT_TOOLS and c.file and c.ok))
     prompts = [(p.text, p.timestamp) for p in live.user_prompts]
     hints = list(dict.fromkeys(c.sha for c in live.commits if c.ok and c.sha))
-    return Sweep(calls, prompts, edits, hints, _started(live))
+    committing = [t.timestamp for t in live.tool_calls if t.name == "Bash" and t.timestamp and COMMITTING_RE.search(t.command or "")]
+    return Sweep(calls, prompts, edits, hints, _started(live), min(committing, default=None))
 
 
 def _call(index: int, tool, paths: "_PathMapper") -> Optional[Call]:

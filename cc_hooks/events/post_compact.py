@@ -19,6 +19,7 @@ UNCHECKED_NOTE = (
     "record files, the sources win."
 )
 _ANALYSIS_RE = re.compile(r"<analysis>.*?</analysis>", re.DOTALL | re.IGNORECASE)
+_SUMMARY_TAG_RE = re.compile(r"</?summary>", re.IGNORECASE)
 MAX_LISTED = 8
 
 
@@ -55,7 +56,7 @@ def audit_summary(ctx: HookContext, project, summary: str, session_id: str) -> d
     from cc_hooks.claims.model import counts
     from cc_hooks.claims.verify import verify_claims
 
-    visible = _ANALYSIS_RE.sub("", summary)
+    visible = _SUMMARY_TAG_RE.sub("", _ANALYSIS_RE.sub("", summary))  # the model's scratch work and the wrapper go
     checkpoint = latest_checkpoint(ctx.state_dir(), session_id) or {}
     if checkpoint:
         mark_compacted(checkpoint)

@@ -87,6 +87,7 @@ def test_demo_sweep_finds_the_fix_the_commit_and_the_correction(demo, tmp_path):
     assert found.edits == ["calc.py"]  # /home/dev/demo/calc.py, relative to the session's cwd
     assert found.commit_hints == ["f202879"]
     assert found.started == "2026-11-29T13:22:01.244Z"
+    assert found.first_commit_at == "2026-11-29T13:22:03.779Z"  # the `git add … && git commit` call
     [outcome] = find_outcomes(found.calls)
     assert outcome.command == PYTEST and outcome.is_test and outcome.edits == ["calc.py"]
     assert outcome.error == "FAILED test_calc.py::test_add - assert -1 == 5"
@@ -122,6 +123,19 @@ def test_session_check_fails_a_fix_committed_without_a_trailer(demo, tmp_path):
     assert outcome.commit == git(repo, "rev-parse", "HEAD").strip()  # the commit that holds the fix
     assert "FAILED test_calc.py::test_add - assert -1 == 5" in outcome.message
     assert result.data["outcomes"][0]["recorded_by"] is None
+
+
+def test_a_commit_from_before_the_sessions_first_commit_command_is_not_the_sessions(demo, tmp_path):
+    repo = demo_repo(tmp_path, trailer=False)
+    fix = git(repo, "rev-parse", "HEAD").strip()
+    git(repo, "reset", "-q", "--hard", "HEAD~1")
+    (repo / "DECISIONS.md").write_text("# Decision Ledger\n")  # the user's commit, during the session's first turn
+    git(repo, "add", "DECISIONS.md")
+    dated_commit(repo, "Add the decision ledger", "2026-11-29T13:22:02Z")
+    git(repo, "cherry-pick", fix)
+    result = session_check(repo, demo)
+    assert [c["subject"] for c in result.data["commits"]] == ["Fix add() subtracting instead of adding"]
+    assert result.data["corrections"][0]["recorded_by"] is None  # the user's ledger commit is not the session's record
 
 
 def test_an_amended_away_commit_is_no_longer_the_sessions(demo, tmp_path):
