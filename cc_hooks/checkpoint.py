@@ -64,6 +64,19 @@ def latest_checkpoint(directory: Optional[Path], session_id: Optional[str] = Non
     return newest
 
 
+def checkpoint_for(directory: Optional[Path], session_id: str, prompt_id: Optional[str]) -> Optional[dict]:
+    """The checkpoint PreCompact wrote for this compaction: the one keyed by its ``prompt_id``
+    (PreCompact can fire with no compaction after it), else the session's newest."""
+    if directory is None:
+        return None
+    if prompt_id:
+        path = directory / "checkpoints" / state_key(session_id) / f"{state_key(prompt_id)}.json"
+        data = read_json(path)
+        if isinstance(data, dict):
+            return {**data, "_path": str(path)}
+    return latest_checkpoint(directory, session_id)
+
+
 def mark_compacted(checkpoint: dict) -> None:
     """Record that the compaction this checkpoint was written for happened."""
     path = checkpoint.get("_path")

@@ -49,3 +49,13 @@ def test_a_summary_that_kept_the_item_and_true_claims(repo):
     assert "0 contradicted" in line and "0 of 1 must-keep item(s) missing" in line
     context = next_prompt(repo)
     assert "VERIFIED" in context and "CONTRADICTED" not in context and "Lost in the summary" not in context
+
+
+def test_the_compaction_confirms_the_checkpoint_of_its_own_prompt(repo):
+    def checkpoint(prompt_id):
+        return json.loads((repo.state / "checkpoints" / "sess-1" / f"{prompt_id}.json").read_text())
+
+    run_hook(event("PreCompact", repo.root, trigger="manual", prompt_id="p-1"), repo.root)
+    run_hook(event("PreCompact", repo.root, trigger="auto", prompt_id="p-2"), repo.root)  # fired, then bailed out
+    run_hook(event("PostCompact", repo.root, trigger="manual", prompt_id="p-1", compact_summary="<summary>s</summary>"), repo.root)
+    assert "compacted" in checkpoint("p-1") and "compacted" not in checkpoint("p-2")

@@ -39,7 +39,7 @@ def handle(ctx: HookContext):
     capture = {"session_id": event.session_id, "trigger": event.trigger, "prompt_id": event.prompt_id, "summary": summary}
     write_json(path, capture)  # the capture first: an audit that fails loses nothing
     try:
-        audit = audit_summary(ctx, project, summary, event.session_id)
+        audit = audit_summary(ctx, project, summary, event.session_id, event.prompt_id)
     except Exception as exc:  # the audit is best effort; the capture stands
         ctx.log("error", f"summary audit failed: {type(exc).__name__}: {exc}")
         add_pending(directory, event.session_id, {"kind": "summary", "capture": str(path), "text": UNCHECKED_NOTE})
@@ -49,15 +49,15 @@ def handle(ctx: HookContext):
     return post_compact_output(f"cc-hooks: captured the compaction summary ({len(summary)} chars); {audit_line(audit)}.")
 
 
-def audit_summary(ctx: HookContext, project, summary: str, session_id: str) -> dict:
-    from cc_hooks.checkpoint import latest_checkpoint, mark_compacted
+def audit_summary(ctx: HookContext, project, summary: str, session_id: str, prompt_id=None) -> dict:
+    from cc_hooks.checkpoint import checkpoint_for, mark_compacted
     from cc_hooks.checks.preserve import missing_items
     from cc_hooks.claims.extract import extract_from_text
     from cc_hooks.claims.model import counts
     from cc_hooks.claims.verify import verify_claims
 
     visible = _SUMMARY_TAG_RE.sub("", _ANALYSIS_RE.sub("", summary))  # the model's scratch work and the wrapper go
-    checkpoint = latest_checkpoint(ctx.state_dir(), session_id) or {}
+    checkpoint = checkpoint_for(ctx.state_dir(), session_id, prompt_id) or {}
     if checkpoint:
         mark_compacted(checkpoint)
     claims = extract_from_text(visible, source="summary")
