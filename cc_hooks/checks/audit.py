@@ -6,8 +6,17 @@ No audit at all is a FAIL, not COULD_NOT_CHECK: we looked, and the bar
 instructions keep this to the score line (``preserve=False``): it is a task
 for the person, not a fact the summary must carry.
 
-Audit results are JSON files in ``<state>/audits/`` written by ``cc-hooks audit``:
-``{"created": <unix time>, "results": [{"question": str, "grade": "PASS"|"WEAK"|"FAIL", ...}]}``.
+Audit results are JSON files in ``<state>/audits/`` written by ``cc-hooks audit``
+(``cc_hooks.audit.result``): ``{"created": <unix time>, "head": <sha>,
+"record": {<path>: <blob sha or null>}, "error": null | <why>, "results":
+[{"question": str, "grade": "PASS"|"WEAK"|"FAIL", ...}]}``.
+
+"Newer than the last change to the record": when the result carries the
+``record`` fingerprint (the record files' blobs at the audited HEAD), the record
+files in the work tree now must hash the same (a later commit, an uncommitted
+edit, a new or deleted record file all differ). An older result without it is
+judged by time: the last commit touching the record, or a dirty record file's
+mtime, must not be newer than ``created``.
 """
 
 from __future__ import annotations
@@ -16,6 +25,7 @@ from cc_hooks.checks.result import Finding, failed, passed
 
 ID = "audit"
 GRADES_OK = {"PASS"}
+MAX_LISTED = 10
 
 
 def run(ctx):
@@ -25,21 +35,46 @@ def run(ctx):
     if audit is None:
         return failed(ID, "no cold-start audit has been run (cc-hooks audit)",
                       [Finding("no cold-start audit has been run (cc-hooks audit)", preserve=False)])
-    created = audit.get("created")
+    if audit.get("error"):
+        message = f"the newest cold-start audit could not run: {audit['error']}"
+        return failed(ID, message, [Finding(message, file=audit.get("_path"), preserve=False)])
     grades = [r for r in audit.get("results", []) if isinstance(r, dict)]
     gaps = [r for r in grades if str(r.get("grade", "")).upper() not in GRADES_OK]
     findings = [
-        Finding(f"audit question graded {str(r.get('grade', '?')).upper()}: {r.get('question', '?')}", claim=r.get("question"), preserve=False)
-        for r in gaps
+        Finding(f"audit question graded {str(r.get('grade', '?')).upper()}: {r.get('question', '?')}",
+                claim=r.get("question"), preserve=False)
+        for r in gaps[:MAX_LISTED]
     ]
+    if len(gaps) > MAX_LISTED:
+        findings.append(Finding(f"... and {len(gaps) - MAX_LISTED} more WEAK/FAIL question(s) (cc-hooks audit)", preserve=False))
     if not grades:
         findings.append(Finding("the newest audit has no graded questions", file=audit.get("_path"), preserve=False))
+    changed = record_changes(ctx, audit)
+    if changed:
+        findings.append(Finding(f"the record changed after the newest audit ({changed}); re-run `cc-hooks audit`", preserve=False))
+    if findings:
+        return failed(ID, f"cold-start audit not all-PASS or out of date ({len(gaps)} WEAK/FAIL question(s)"
+                      f"{', stale' if changed else ''})", findings)
+    head = str(audit.get("head") or "")[:12]
+    at = f" at {head}" if head else ""
+    return passed(ID, f"cold-start audit all-PASS ({len(grades)} question(s)){at}, newer than the record")
+
+
+def record_changes(ctx, audit: dict) -> str:
+    """What changed in the record since ``audit`` ("" when nothing did)."""
+    audited = audit.get("record")
+    if isinstance(audited, dict) and audited:
+        from cc_hooks.audit.result import worktree_fingerprint
+
+        paths = sorted(set(ctx.record_paths.values()) | set(audited))
+        now = worktree_fingerprint(ctx.root, paths, timeout=ctx.timeout())
+        differ = [p for p in paths if now.get(p) != audited.get(p)]
+        return ", ".join(differ)
+    created = audit.get("created")
     changed = last_record_change(ctx)
     if isinstance(created, (int, float)) and changed is not None and changed > created:
-        findings.append(Finding("the record changed after the newest audit; re-run `cc-hooks audit`", preserve=False))
-    if findings:
-        return failed(ID, f"cold-start audit not all-PASS or out of date ({len(findings)} gap(s))", findings)
-    return passed(ID, f"cold-start audit all-PASS ({len(grades)} question(s)), newer than the record")
+        return "a record file is newer"
+    return ""
 
 
 def last_record_change(ctx) -> float | None:
@@ -52,7 +87,11 @@ def last_record_change(ctx) -> float | None:
             mtime = (ctx.root / path).stat().st_mtime
         except OSError:
             continue
-        if path in ctx.tracked and path not in ctx.dirty:
+        if path in ctx.tracked and not _dirty(ctx, path):
             continue  # a checkout's mtime is not a change
         newest = max(newest or 0.0, mtime)
     return newest
+
+
+def _dirty(ctx, path: str) -> bool:
+    return bool(ctx.git("status", "--porcelain", "--", path).strip())

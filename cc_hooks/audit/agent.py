@@ -1,0 +1,236 @@
+"""The agent half of the audit: the user's own ``claude -p`` as the cold-start auditor.
+
+Run in the fresh-clone view, with the packaged cold-start-auditor prompt appended to the system
+prompt, read-only tools (Read, Grep, Glob and read-only git through Bash), the user's hooks
+disabled for that session, the caller's environment passed through, a timeout and a question
+limit. The answer must hold one JSON block grading every question sent; anything else is
+rejected (``AgentError``), never taken as a PASS. Grades merge with the program's: the
+stricter one wins.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Optional
+
+from cc_hooks.audit.result import FAIL, GRADES, PASS, UNTRACKED_HOME, WEAK, Graded, Question, stricter
+
+DEFAULT_TIMEOUT = 600.0
+DEFAULT_MAX_QUESTIONS = 40
+ALLOWED_TOOLS = (
+    "Read", "Grep", "Glob",
+    "Bash(git log:*)", "Bash(git show:*)", "Bash(git blame:*)", "Bash(git grep:*)",
+    "Bash(git status:*)", "Bash(git ls-files:*)", "Bash(git check-ignore:*)",
+)
+NO_HOOKS = json.dumps({"disableAllHooks": True})
+_JSON_BLOCK_RE = re.compile(r"```(?:json)?[ \t]*\n(.*?)\n?```", re.DOTALL | re.IGNORECASE)
+
+
+class AgentError(Exception):
+    """The agent could not run, or its answer is malformed; the message says why."""
+
+
+@dataclass
+class AgentAnswer:
+    answers: dict[str, dict]  # question id -> {"grade", "where", "remediation", "untracked_home"}
+    extra: list[dict] = field(default_factory=list)  # questions the agent asked itself
+    cli: str = ""
+    duration: float = 0.0
+    sent: list[str] = field(default_factory=list)
+
+
+def find_claude(explicit: Optional[str] = None) -> Path:
+    """The Claude Code CLI: ``explicit`` (``--claude``), else ``claude`` on PATH."""
+    if explicit:
+        path = Path(explicit).expanduser()
+        if not (path.is_file() and os.access(path, os.X_OK)):
+            raise AgentError(f"--claude {explicit}: not an executable file")
+        return path
+    found = shutil.which("claude")
+    if found is None:
+        raise AgentError("the Claude Code CLI (`claude`) is not on PATH; install it or pass --claude PATH")
+    return Path(found)
+
+
+def build_prompt(questions: list[Question], head: str, absent: list[str]) -> str:
+    listed = "\n".join(f"- [{q.id}] {q.text}" for q in questions)
+    ignored = ", ".join(f"`{p}`" for p in absent[:50]) or "none"
+    return f"""Cold-start audit of the repository in the current directory: a fresh clone of commit {head[:12]}.
+
+Paths gitignored or uncommitted in the author's work tree (absent here; treat them as absent): {ignored}.
+Do not run cc-hooks and do not change any file. Answer only from this repository.
+
+Grade every question below:
+- PASS: the answer is in a guard (test), a comment at the danger point, SYMPTOMS.md, DECISIONS.md or an indexed doc;
+- WEAK: only in git-log prose (commit messages, trailers, blame), or only in an ignored file (untracked-home);
+- FAIL: the repository does not answer it.
+Also report any claim in the docs or the dashboard that HEAD contradicts, and oddities nobody explains, as extra items.
+
+Questions (keep each id):
+{listed}
+
+Reply with your audit, ending with exactly one fenced JSON block of this shape:
+```json
+{{"results": [{{"id": "<id>", "grade": "PASS|WEAK|FAIL", "where": "<path[:line|#anchor] or commit>", "remediation": "<what to write where, for WEAK/FAIL>", "untracked_home": false}}],
+ "extra": [{{"question": "<text>", "grade": "PASS|WEAK|FAIL", "where": "...", "remediation": "..."}}]}}
+```
+"""
+
+
+def run_agent(claude: Path, cwd: Path, questions: list[Question], head: str, absent: list[str],
+              timeout: float = DEFAULT_TIMEOUT, env: Optional[dict] = None) -> AgentAnswer:
+    """Run ``claude -p`` in ``cwd`` (the view) and return its validated answer."""
+    from cc_hooks.agents_install import agent_definition
+
+    definition = agent_definition("cold-start-auditor")
+    prompt = build_prompt(questions, head, absent)
+    argv = [str(claude), "-p", "--output-format", "json", "--append-system-prompt", definition["prompt"],
+            "--settings", NO_HOOKS, "--allowedTools", *ALLOWED_TOOLS, "--", prompt]
+    started = time.monotonic()
+    stdout, stderr, code = _execute(argv, cwd, dict(os.environ if env is None else env), timeout)
+    answer = parse_output(stdout, stderr, code, [q.id for q in questions])
+    answer.cli, answer.duration, answer.sent = str(claude), round(time.monotonic() - started, 2), [q.id for q in questions]
+    return answer
+
+
+def _execute(argv: list[str], cwd: Path, env: dict, timeout: float) -> tuple[str, str, int]:
+    try:
+        proc = subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, encoding="utf-8", errors="replace",
+                                start_new_session=True)
+    except OSError as exc:
+        raise AgentError(f"cannot run {argv[0]}: {exc}") from exc
+    try:
+        stdout, stderr = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        _kill(proc)
+        raise AgentError(f"claude did not answer within {timeout:g}s (--timeout)") from None
+    except BaseException:  # Ctrl-C, SIGTERM: the agent and its tools go too
+        _kill(proc)
+        raise
+    return stdout, stderr, proc.returncode
+
+
+def _kill(proc: subprocess.Popen) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except OSError:
+        pass
+    try:
+        proc.communicate(timeout=10)
+    except (subprocess.TimeoutExpired, ValueError, OSError):
+        pass
+
+
+def parse_output(stdout: str, stderr: str, code: int, sent: list[str]) -> AgentAnswer:
+    """Validate ``claude -p --output-format json`` output; AgentError says what is wrong."""
+    output = None
+    for line in reversed(stdout.strip().splitlines()):
+        try:
+            candidate = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(candidate, dict):
+            output = candidate
+            break
+    if code != 0 and output is None:
+        last = (stderr.strip().splitlines() or stdout.strip().splitlines() or [""])[-1]
+        raise AgentError(f"claude exited {code}: {last[:300]}")
+    if output is None:
+        raise AgentError("claude printed no JSON result (expected --output-format json)")
+    if output.get("is_error") or output.get("subtype") not in (None, "success"):
+        raise AgentError(f"claude reported an error: {str(output.get('result') or output.get('subtype'))[:300]}")
+    return parse_answer(str(output.get("result", "")), sent)
+
+
+def parse_answer(text: str, sent: list[str]) -> AgentAnswer:
+    """The agent's JSON block, checked: every sent question graded once, grades PASS/WEAK/FAIL."""
+    blocks = _JSON_BLOCK_RE.findall(text)
+    raw = blocks[-1] if blocks else text.strip()
+    try:
+        data = json.loads(raw)
+    except ValueError as exc:
+        what = "its JSON block" if blocks else "the answer (no ```json block found)"
+        raise AgentError(f"the agent's answer is malformed: {what} does not parse ({exc})") from None
+    if not isinstance(data, dict) or not isinstance(data.get("results"), list):
+        raise AgentError('the agent\'s answer is malformed: expected {"results": [...]}')
+    answers: dict[str, dict] = {}
+    extra: list[dict] = [_item(i, n, extra=True) for n, i in enumerate(data.get("extra") or [], 1)]
+    for number, item in enumerate(data["results"], 1):
+        checked = _item(item, number)
+        qid = checked.pop("id", None)
+        if qid is None or qid not in sent:
+            if checked.get("question"):
+                extra.append(checked)
+                continue
+            raise AgentError(f"the agent's answer is malformed: result {number} names no question id that was asked ({qid!r})")
+        if qid in answers:
+            raise AgentError(f"the agent's answer is malformed: question {qid} is graded twice")
+        answers[qid] = checked
+    missing = [qid for qid in sent if qid not in answers]
+    if missing:
+        raise AgentError(f"the agent's answer is malformed: {len(missing)} question(s) not graded ({', '.join(missing[:5])})")
+    return AgentAnswer(answers, extra)
+
+
+def _item(item, number: int, extra: bool = False) -> dict:
+    where = "extra item" if extra else "result"
+    if not isinstance(item, dict):
+        raise AgentError(f"the agent's answer is malformed: {where} {number} is not an object")
+    grade = str(item.get("grade", "")).strip().upper()
+    if grade not in GRADES:
+        raise AgentError(f"the agent's answer is malformed: {where} {number} has grade {item.get('grade')!r} "
+                         "(expected PASS, WEAK or FAIL)")
+    if extra and not str(item.get("question", "")).strip():
+        raise AgentError(f"the agent's answer is malformed: extra item {number} has no question")
+    checked = {
+        "grade": grade,
+        "where": str(item.get("where") or ""),
+        "remediation": str(item.get("remediation") or ""),
+        "untracked_home": bool(item.get("untracked_home")),
+    }
+    if item.get("id") is not None:
+        checked["id"] = str(item["id"])
+    if item.get("question"):
+        checked["question"] = str(item["question"])
+    return checked
+
+
+def merge(graded: list[Graded], answer: AgentAnswer, limit: int = DEFAULT_MAX_QUESTIONS) -> list[Graded]:
+    """The program's grades merged with the agent's (the stricter wins), plus the agent's own questions."""
+    merged = []
+    for item in graded:
+        got = answer.answers.get(item.question.id)
+        if got is not None:
+            item = _merge_one(item, got)
+        merged.append(item)
+    for number, got in enumerate(answer.extra[:limit], 1):
+        question = Question(f"agent:{number}", got["question"], "agent", "cold-start auditor")
+        grade = got["grade"]
+        flags = [UNTRACKED_HOME] if got["untracked_home"] else []
+        if flags and grade == PASS:
+            grade = WEAK
+        merged.append(Graded(question, grade, got["where"], got["remediation"], flags=flags, agent=got))
+    return merged
+
+
+def _merge_one(item: Graded, got: dict) -> Graded:
+    agent_grade = got["grade"]
+    if got["untracked_home"]:
+        agent_grade = stricter(agent_grade, WEAK)
+        item.flags = list(dict.fromkeys([*item.flags, UNTRACKED_HOME]))
+    item.agent = got
+    item.grade = stricter(item.grade, agent_grade) or FAIL
+    if got["where"] and got["where"] not in item.where:
+        item.where = f"{item.where}; agent: {got['where']}" if item.where else f"agent: {got['where']}"
+    if item.grade != PASS and got["remediation"] and got["remediation"] not in item.remediation:
+        item.remediation = f"{item.remediation}; agent: {got['remediation']}" if item.remediation else got["remediation"]
+    return item

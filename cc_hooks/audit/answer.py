@@ -1,0 +1,548 @@
+"""The deterministic audit: answer each question from the fresh-clone view, in ladder order.
+
+Ladder (methodology §1.3, §5 step 2): 1 guard (a test) → 2 comment at the danger point →
+3 SYMPTOMS.md / DECISIONS.md / indexed docs → 4 git log. PASS when the answer is found at
+levels 1-3, WEAK when only in git-log prose, FAIL when not at all. Then:
+
+- untracked-home: an answer found only in an ignored file of the work tree (``CLAUDE.md``,
+  ``.claude/``) is at best WEAK and flagged ``untracked-home``; one only in an uncommitted file
+  is at best WEAK and flagged ``uncommitted`` (a fresh clone has neither);
+- pointers (COLDSTART_QUESTIONS.md lines, a symptom's **Guard**) must resolve at HEAD: a pointer
+  to a deleted file is a FAIL;
+- stale distractors: claims in the dashboard and the tracked docs that HEAD contradicts (verified
+  by ``cc_hooks.claims``) are FAILs of their own.
+
+Structured questions (symptom, decision entries) are judged by the entry's fields; free questions
+(``--question``) by where their significant words occur together.
+"""
+
+from __future__ import annotations
+
+import math
+import posixpath
+import re
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import Optional
+
+from cc_hooks.audit.freshclone import View
+from cc_hooks.audit.report import REPORT_NAME
+from cc_hooks.audit.questions import (
+    CODE_SUFFIXES,
+    covering_entry,
+    is_code_path,
+    is_test_path,
+    read_decisions,
+    read_symptoms,
+    terms_of,
+)
+from cc_hooks.audit.result import (
+    COMMENT,
+    FAIL,
+    GUARD,
+    INDEX,
+    LOG,
+    PASS,
+    STALE,
+    UNCOMMITTED,
+    UNTRACKED_HOME,
+    WEAK,
+    Graded,
+    Question,
+)
+
+DOC_SUFFIXES = (".md", ".markdown", ".mdx", ".rst", ".txt")
+MAX_DOC_BYTES = 256 * 1024
+MAX_DOCS = 200
+HISTORY_DOCS = re.compile(r"(?:^|/)(?:CHANGELOG|CHANGES|HISTORY|NEWS)[^/]*$", re.IGNORECASE)
+
+
+@dataclass
+class Unit:
+    """A searchable piece of the record: a test, a comment block, a doc section, a commit message."""
+
+    level: int
+    where: str
+    terms: frozenset
+    flag: str = ""  # UNTRACKED_HOME / UNCOMMITTED for work-tree-only homes
+
+
+class Auditor:
+    """Answers questions about one view; the corpus is read once, lazily."""
+
+    def __init__(self, view: View, config, timeout: float = 30.0):
+        self.view, self.config, self.timeout = view, config, timeout
+        self.excluded_docs = {config.record.questions, REPORT_NAME}
+
+    # --- what the view holds --------------------------------------------------------------
+
+    @cached_property
+    def tracked(self) -> list[str]:
+        from cc_hooks.git import run_git
+
+        out = run_git(self.view.path, "ls-files", "-z", timeout=self.timeout)
+        return sorted(p for p in out.split("\0") if p)
+
+    @cached_property
+    def symptoms(self):
+        return read_symptoms(self.view.path, self.config.record.symptoms)
+
+    @cached_property
+    def decisions(self):
+        return read_decisions(self.view.path, self.config.record.decisions)
+
+    @cached_property
+    def units(self) -> dict[int, list[Unit]]:
+        units: dict[int, list[Unit]] = {GUARD: [], COMMENT: [], INDEX: [], LOG: []}
+        for rel in self.tracked:
+            if is_code_path(rel):
+                lines = _read_lines(self.view.path / rel)
+                if is_test_path(rel):
+                    units[GUARD] += _test_units(rel, lines)
+                units[COMMENT] += _comment_units(rel, lines)
+            elif rel.lower().endswith(DOC_SUFFIXES) and rel not in self.excluded_docs and len(units[INDEX]) < MAX_DOCS * 20:
+                units[INDEX] += _doc_units(rel, _read_lines(self.view.path / rel), INDEX)
+        units[LOG] = self._commit_units()
+        return units
+
+    def _commit_units(self) -> list[Unit]:
+        from cc_hooks.record.trailers import read_commits
+
+        return [Unit(LOG, f"commit {c.sha[:12]} \"{c.subject}\"", frozenset(terms_of(c.body or c.subject)))
+                for c in read_commits(self.view.path, ["HEAD"], with_body=True, timeout=self.timeout)]
+
+    @cached_property
+    def local_units(self) -> list[Unit]:
+        """Sections of the work tree's ignored and uncommitted text files: homes a clone lacks."""
+        units: list[Unit] = []
+        root = self.view.root
+        for rel, flag in [*((p, UNTRACKED_HOME) for p in _expand(root, self.view.ignored)),
+                          *((p, UNCOMMITTED) for p in self.view.uncommitted)]:
+            if rel.lower().endswith(DOC_SUFFIXES) or Path(rel).name in ("CLAUDE.md", "CLAUDE.local.md"):
+                for unit in _doc_units(rel, _read_lines(root / rel), INDEX):
+                    unit.flag = flag
+                    units.append(unit)
+        return units
+
+    # --- answering ------------------------------------------------------------------------
+
+    def answer(self, question: Question) -> Graded:
+        handler = getattr(self, f"_answer_{question.kind}", self._answer_free)
+        graded = handler(question)
+        graded.deterministic = graded.grade
+        return graded
+
+    def search(self, terms, levels=(GUARD, COMMENT, INDEX, LOG)) -> Optional[Unit]:
+        """The first unit, in ladder order, that holds enough of ``terms`` (best match per level)."""
+        for level in levels:
+            best = _best(self.units[level], terms)
+            if best is not None:
+                return best
+        return None
+
+    def _answer_free(self, question: Question) -> Graded:
+        terms = question.terms
+        if not terms:
+            return Graded(question, FAIL, "", "rephrase the question with the words an investigator would search for")
+        found = self.search(terms)
+        if found is not None and found.level <= INDEX:
+            return Graded(question, PASS, found.where, level=found.level)
+        local = _best(self.local_units, terms)
+        if local is not None:
+            where = f"{local.where} ({'ignored' if local.flag == UNTRACKED_HOME else 'not committed'})"
+            if found is not None:
+                where += f"; {found.where}"
+            return Graded(question, WEAK, where, _home_remedy(local), level=found.level if found else None, flags=[local.flag])
+        if found is not None:
+            return Graded(question, WEAK, found.where, "only git-log prose answers it: move the answer up the ladder "
+                          "(a guard test, a comment at the danger point, or a SYMPTOMS.md / DECISIONS.md entry)", level=LOG)
+        return Graded(question, FAIL, "", "not answerable from the repository: write the answer down (guard, comment "
+                      "at the danger point, SYMPTOMS.md or DECISIONS.md entry) and point COLDSTART_QUESTIONS.md at it")
+
+    _answer_caller = _answer_free
+
+    def _answer_symptom(self, question: Question) -> Graded:
+        ledger = self.symptoms
+        path = self.config.record.symptoms
+        entry = ledger.entry(question.data["slug"]) if ledger else None
+        if entry is None:
+            return Graded(question, FAIL, "", f"the entry vanished from {path}")
+        anchor = f"{path}#{entry.slug}"
+        missing = []
+        if not entry.causes:
+            missing.append("a `### Cause N:` with **Mechanism**, **Discriminator**, **Fix**")
+        for number, cause in enumerate(entry.causes, 1):
+            lacks = [name for name in ("mechanism", "discriminator", "fix") if not getattr(cause, name)]
+            if lacks:
+                missing.append(f"cause {cause.number or number}: " + ", ".join(f"**{n.capitalize()}**" for n in lacks))
+        if not entry.ruled_out and not entry.ruled_out_note:
+            missing.append("a **Ruled out** list (write `none` if nothing was)")
+        broken, guards = self._check_entry_pointers(entry)
+        if broken:
+            return Graded(question, FAIL, anchor, "fix the dead pointers: " + "; ".join(broken), level=INDEX)
+        if missing:
+            return Graded(question, FAIL, anchor, f"complete {anchor}: add " + "; ".join(missing), level=INDEX)
+        where = "; ".join([*(f"guard {g}" for g in guards), anchor])
+        return Graded(question, PASS, where, level=GUARD if guards else INDEX)
+
+    def _check_entry_pointers(self, entry) -> tuple[list[str], list[str]]:
+        """(broken pointers, resolved guard pointers) of a symptom entry: guards and cited commits."""
+        from cc_hooks.git import GitError, object_types
+        from cc_hooks.record.questions import resolve_pointers
+
+        guards = [p for cause in entry.causes for p in _pointers_in(cause.guard or "")]
+        results = resolve_pointers(self.view.path, guards, timeout=self.timeout) if guards else {}
+        broken = [f"**Guard** `{p}`: {r.reason}" for p, r in results.items() if r.grade == FAIL]
+        shas = [sha for cause in entry.causes for sha in cause.shas]
+        try:
+            found = object_types(self.view.path, shas, timeout=self.timeout) if shas else {}
+        except GitError:
+            found = {}
+        broken += [f"commit `{sha}` is not in the repository" for sha in shas if sha in found and found[sha] is None]
+        return broken, [p for p, r in results.items() if r.grade == PASS]
+
+    def _answer_trailer(self, question: Question) -> Graded:
+        symptom, shas = question.data["symptom"], question.data["shas"]
+        entry = covering_entry(self.symptoms, symptom, shas)
+        short = ", ".join(s[:12] for s in shas)
+        if entry is not None:
+            return Graded(question, PASS, f"{self.config.record.symptoms}#{entry.slug}", level=INDEX)
+        indexed = self.search(question.terms, levels=(INDEX,))
+        if indexed is not None:
+            return Graded(question, PASS, indexed.where, level=INDEX)
+        remedy = (f"add a {self.config.record.symptoms} entry `## Symptom: {symptom}` (cause, discriminator, "
+                  f"fix {short}, guard, ruled out)")
+        local = _best(self.local_units, question.terms)
+        flags = [local.flag] if local is not None else []
+        where = f"`Symptom:` trailer of {short} only" + (f"; {local.where} (not in a clone)" if local else "")
+        return Graded(question, WEAK, where, remedy, level=LOG, flags=flags)
+
+    def _answer_decision(self, question: Question) -> Graded:
+        ledger = self.decisions
+        path = self.config.record.decisions
+        entry = ledger.entry(question.data["slug"]) if ledger else None
+        if entry is None:
+            return Graded(question, FAIL, "", f"the entry vanished from {path}")
+        anchor = f"{path}#{entry.slug}"
+        missing = [f"**{name.capitalize()}**" for name in ("decision", "context") if not getattr(entry, name)]
+        if not entry.rejected and not entry.rejected_note:
+            missing.append("**Rejected alternatives** (`- X — rejected because Y`, or `none considered`)")
+        if missing:
+            return Graded(question, FAIL, anchor, f"append a dated entry amending {anchor} with " + ", ".join(missing),
+                          level=INDEX)
+        return Graded(question, PASS, anchor, level=INDEX)
+
+    def _answer_oddity(self, question: Question) -> Graded:
+        data = question.data
+        location = f"{data['path']}:{data['line']}"
+        if data.get("explained"):
+            return Graded(question, PASS, f"comment at {location}", level=COMMENT)
+        mention = self._doc_mentioning(data["path"])
+        if mention:
+            return Graded(question, PASS, mention, level=INDEX)
+        remedy = f"say why at the danger point: a comment at {location} (or a DECISIONS.md / SYMPTOMS.md entry)"
+        commit = self._blame(data["path"], data["line"])
+        if commit is not None:
+            return Graded(question, WEAK, commit, remedy, level=LOG)
+        return Graded(question, FAIL, "", remedy)
+
+    @cached_property
+    def _doc_texts(self) -> dict[str, str]:
+        texts = {}
+        for rel in self.tracked:
+            if rel.lower().endswith(DOC_SUFFIXES) and rel not in self.excluded_docs:
+                texts[rel] = "\n".join(_read_lines(self.view.path / rel))
+        return texts
+
+    def _doc_mentioning(self, path: str) -> Optional[str]:
+        for rel, text in self._doc_texts.items():
+            if path in text:
+                return f"{rel} (mentions `{path}`)"
+        return None
+
+    def _blame(self, path: str, line: int) -> Optional[str]:
+        """The commit that wrote ``path:line``, if its message explains more than its subject."""
+        from cc_hooks.git import run_git
+
+        out = run_git(self.view.path, "blame", "--porcelain", "-L", f"{line},{line}", "HEAD", "--", path,
+                      timeout=self.timeout, check=False)
+        sha = out.split(" ", 1)[0] if out else ""
+        if not re.fullmatch(r"[0-9a-f]{40}", sha) or set(sha) == {"0"}:
+            return None
+        message = run_git(self.view.path, "log", "-1", "--format=%s%x00%b", sha, timeout=self.timeout, check=False)
+        subject, _, body = message.partition("\0")
+        if len(re.findall(r"[A-Za-z]{2,}", body)) < 6:
+            return None
+        return f"commit {sha[:12]} \"{subject.strip()}\" (git blame)"
+
+    def _answer_coldstart(self, question: Question) -> Graded:
+        from cc_hooks.record.questions import resolve_pointers
+
+        pointers = question.data.get("pointers") or []
+        if not pointers:
+            return Graded(question, FAIL, "", f"add `→ <tracked path>` to the line in {self.config.record.questions}")
+        results = resolve_pointers(self.view.path, pointers, timeout=self.timeout)
+        grades, wheres, remedies, flags, levels = [], [], [], [], []
+        for pointer in pointers:
+            result = results[pointer]
+            grade, level, flag = result.grade, _pointer_level(result), ""
+            if result.grade == FAIL and result.kind != "commit":
+                grade, flag = self._local_pointer(result)
+            grades.append(grade)
+            if flag:
+                flags.append(flag)
+            if grade == PASS:
+                wheres.append(pointer)
+                levels.append(level)
+            else:
+                wheres.append(f"{pointer} ({result.reason})")
+                remedies.append(_pointer_remedy(pointer, result.reason, flag))
+        grade = FAIL if FAIL in grades else PASS if PASS in grades else WEAK
+        if grade == PASS and WEAK in grades:
+            remedies = []  # a tracked home answers it; the commit pointer is extra
+        return Graded(question, grade, "; ".join(wheres), "; ".join(remedies),
+                      level=min(levels) if levels else (LOG if grade == WEAK else None), flags=list(dict.fromkeys(flags)))
+
+    def _local_pointer(self, result) -> tuple[str, str]:
+        """A pointer that does not resolve at HEAD: WEAK if the file is in the work tree but ignored or
+        uncommitted (flagged), else FAIL (deleted, never written, or the line/heading is gone)."""
+        if result.path is not None:
+            return FAIL, ""  # the file is at HEAD; its line, heading or test is not
+        raw = re.split(r"::|#|:(?=\d)", result.pointer, maxsplit=1)[0]
+        exists = (self.view.root / raw).exists()
+        if "ignored by .gitignore" in result.reason:
+            return (WEAK if exists else FAIL), UNTRACKED_HOME
+        if exists:
+            return WEAK, UNCOMMITTED
+        return FAIL, ""
+
+
+# --- the stale-distractor scan --------------------------------------------------------------
+
+
+def stale_claims(view: View, config, deadline, max_docs: int = MAX_DOCS) -> list[Graded]:
+    """Claims in the dashboard and the view's tracked docs that HEAD contradicts: one FAIL each.
+
+    The texts are HEAD's (what a stranger reads); the claims are verified against the repository
+    itself. The ledgers and the questions file are history and pointers, not claims; changelogs
+    are history too.
+    """
+    from cc_hooks.claims.extract import claim_from_line, extract_from_text
+    from cc_hooks.claims.model import CONTRADICTED
+    from cc_hooks.claims.verify import verify_claims
+    from cc_hooks.git import run_git
+    from cc_hooks.record.dashboard import DashboardError, find_declaration, get_backend
+
+    claims, state_date = [], None
+    declaration, _ = find_declaration(view.path, config)
+    try:
+        read = get_backend(declaration.backend, view.path, declaration.locator).read()
+    except DashboardError:
+        read = None
+    if read is not None:
+        if read.state is not None:
+            state_date = read.state.date
+            for claim in read.state.claims:
+                section = "resume" if claim.kind == "resume" else "state"
+                claims.append(claim_from_line(claim.text, declaration.locator, claim.line or None, section=section, date=state_date))
+        for item in read.queued:
+            claims.append(claim_from_line(item.text, declaration.locator, item.line or None, section="queue", date=item.date, done=item.done))
+    skip = {config.record.symptoms, config.record.decisions, config.record.questions, REPORT_NAME, declaration.locator}
+    tracked = run_git(view.path, "ls-files", "-z", timeout=deadline.timeout()).split("\0")
+    docs = [p for p in tracked if p.lower().endswith(DOC_SUFFIXES) and p not in skip and not HISTORY_DOCS.search(p)]
+    deleted = _deleted_paths(view.path, deadline.timeout())
+    for rel in docs[:max_docs]:
+        text = "\n".join(_read_lines(view.path / rel, MAX_DOC_BYTES))
+        claims += [c for c in extract_from_text(text, source=rel) if _doc_claim(c, rel, deleted)]
+    if claims:
+        verify_claims(view.root, claims, config, deadline, state_date=state_date)
+    graded = []
+    for claim in claims:
+        if claim.verdict != CONTRADICTED:
+            continue
+        question = Question(f"stale:{claim.location}", f"Is \"{claim.text}\" ({claim.location}) still true?", STALE,
+                            claim.location)
+        graded.append(Graded(question, FAIL, claim.location, f"HEAD contradicts it ({claim.evidence}): correct or delete it",
+                             flags=[STALE], deterministic=FAIL))
+    return graded
+
+
+_POINT_IN_TIME = frozenset({"clean", "pushed", "staged"})
+
+
+def _deleted_paths(view: Path, timeout: float) -> set[str]:
+    """Every path some commit of HEAD's history deleted (one git process)."""
+    from cc_hooks.git import run_git
+
+    out = run_git(view, "log", "--diff-filter=D", "--name-only", "--format=", "HEAD", timeout=timeout, check=False)
+    return {p for p in out.splitlines() if p}
+
+
+def _doc_claim(claim, rel: str, deleted: set[str]) -> bool:
+    """Keep only what in a doc is a claim about this repository's state, and trim the rest.
+
+    Docs name paths of the user's machine and of other projects (``~/.claude``, ``.venv``,
+    ``.cc-hooks.toml``) and give instructions ("commit and push"); those are not stale
+    distractors. What is: a cited commit or branch, a plan item, a position, and a path this
+    repository once had and deleted (a pointer to a deleted file)."""
+    from cc_hooks.claims import addresses as addr
+    from cc_hooks.claims.extract import classify
+
+    if claim.kind == "queue":
+        return True
+    base = posixpath.dirname(rel)
+    kept = []
+    for address in claim.addresses:
+        if address.kind in (addr.PATH, addr.NAME):
+            value = address.value.rstrip("/")
+            if not ({value, posixpath.join(base, value)} & deleted or any(d.startswith(value + "/") for d in deleted)):
+                continue
+        kept.append(address)
+    claim.addresses = kept
+    claim.assertions = [a for a in claim.assertions if a.what not in _POINT_IN_TIME]
+    if not (claim.addresses or claim.assertions) and claim.kind not in ("position",):
+        return False
+    claim.kind = classify(claim)
+    return True
+
+
+# --- helpers ------------------------------------------------------------------------------
+
+
+def _read_lines(path: Path, limit: int = MAX_DOC_BYTES * 2) -> list[str]:
+    try:
+        if not path.is_file() or path.is_symlink():
+            return []
+        with open(path, "rb") as handle:
+            data = handle.read(limit)
+    except OSError:
+        return []
+    if b"\0" in data[:4096]:
+        return []
+    return data.decode("utf-8", errors="replace").splitlines()
+
+
+_DEF_RE = re.compile(r"^\s*(?:async\s+)?(?:def|class|func|fn|function)\s+(\w+)|^\s*(?:it|test|describe)\s*\(\s*['\"`]([^'\"`]+)")
+_COMMENT_RE = re.compile(r"^\s*(?:#(?![!\[])|//|/\*|\*|--)\s?(.*)$")
+
+
+def _test_units(rel: str, lines: list[str]) -> list[Unit]:
+    units, start, name = [], 0, None
+    for number, line in enumerate([*lines, "def __end__"], 0):
+        match = _DEF_RE.match(line)
+        if match or number == len(lines):
+            if name is not None:
+                units.append(Unit(GUARD, f"{rel}::{name}", frozenset(terms_of(" ".join(lines[start:number])))))
+            if match:
+                start, name = number, match.group(1) or match.group(2)
+    return units
+
+
+def _comment_units(rel: str, lines: list[str]) -> list[Unit]:
+    units, block, first = [], [], 0
+    for number, line in enumerate([*lines, ""], 1):
+        match = _COMMENT_RE.match(line)
+        inline = re.search(r"\s(?:#|//)\s+(.+)$", line) if not match else None
+        if match:
+            if not block:
+                first = number
+            block.append(match.group(1))
+            continue
+        if block:
+            units.append(Unit(COMMENT, f"{rel}:{first}", frozenset(terms_of(" ".join(block)))))
+            block = []
+        if inline and number <= len(lines):
+            units.append(Unit(COMMENT, f"{rel}:{number}", frozenset(terms_of(inline.group(1)))))
+    return units
+
+
+def _doc_units(rel: str, lines: list[str], level: int) -> list[Unit]:
+    """One unit per section (any heading level) of a markdown file; paragraphs for other text."""
+    from cc_hooks.record.markdown import Document
+
+    if not lines:
+        return []
+    document = Document.parse("\n".join(lines))
+    cuts = [(h.line, h.slug) for h in document.headings]
+    units = []
+    bounds = [(1, None), *cuts]
+    for index, (start, slug) in enumerate(bounds):
+        end = bounds[index + 1][0] - 1 if index + 1 < len(bounds) else len(lines)
+        text = " ".join(lines[start - 1 : end])
+        if text.strip():
+            units.append(Unit(level, f"{rel}#{slug}" if slug else f"{rel}:{start}", frozenset(terms_of(text))))
+    return units
+
+
+def _needed(count: int) -> int:
+    return count if count <= 2 else max(2, math.ceil(count * 0.75))
+
+
+def _best(units: list[Unit], terms) -> Optional[Unit]:
+    wanted = set(terms)
+    if not wanted:
+        return None
+    need = _needed(len(wanted))
+    best, best_hits = None, 0
+    for unit in units:
+        hits = len(wanted & unit.terms)
+        if hits >= need and hits > best_hits:
+            best, best_hits = unit, hits
+    return best
+
+
+def _expand(root: Path, ignored: list[str]) -> list[str]:
+    """Ignored files; of ignored directories only ``.claude/`` is opened (the rest is build output)."""
+    files = []
+    for rel in ignored:
+        if not rel.endswith("/"):
+            files.append(rel)
+        elif rel.rstrip("/").split("/")[-1] == ".claude":
+            base = root / rel
+            files += [str(p.relative_to(root)) for p in sorted(base.rglob("*")) if p.is_file()][:200]
+    return files
+
+
+_POINTER_RE = re.compile(r"`([^`\s]+)`|((?:[\w.-]+/)*[\w.-]+\.\w+(?:::[\w\[\].-]+)*(?::\d+(?:-\d+)?)?)")
+
+
+def _pointers_in(text: str) -> list[str]:
+    """Path-like pointers in a **Guard** text (``tests/x.py::test_y``, ``scripts/check.sh``)."""
+    found = []
+    for match in _POINTER_RE.finditer(text):
+        token = (match.group(1) or match.group(2) or "").rstrip(".,;:)")
+        path = re.split(r"::|:(?=\d)", token, maxsplit=1)[0]
+        has_extension = "." in Path(path).name
+        if has_extension and ("/" in path or Path(path).suffix in CODE_SUFFIXES) and not token.startswith(("http", "-")):
+            found.append(token)
+    return list(dict.fromkeys(found))
+
+
+def _pointer_level(result) -> Optional[int]:
+    if result.kind == "commit":
+        return LOG
+    path = result.path or ""
+    if result.kind == "test" or is_test_path(path):
+        return GUARD
+    if is_code_path(path):
+        return COMMENT
+    return INDEX
+
+
+def _pointer_remedy(pointer: str, reason: str, flag: str) -> str:
+    if flag == UNTRACKED_HOME:
+        return f"`{pointer}` is gitignored: add a tracked echo of the answer and point there"
+    if flag == UNCOMMITTED:
+        return f"commit `{pointer}`"
+    if "commit only" in reason:
+        return f"`{pointer}` is git-log prose: record the answer in a tracked file and point there"
+    return f"repoint or restore `{pointer}` ({reason})"
+
+
+def _home_remedy(unit: Unit) -> str:
+    path = unit.where.split("#")[0].split(":")[0]
+    if unit.flag == UNTRACKED_HOME:
+        return f"the answer lives only in ignored `{path}`: add a tracked echo (SYMPTOMS.md / DECISIONS.md / a comment)"
+    return f"the answer lives only in uncommitted `{path}`: commit it"
+

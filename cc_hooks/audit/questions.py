@@ -1,0 +1,296 @@
+"""The questions a stranger with a fresh clone would ask (methodology §5 step 1).
+
+Generated from the view (HEAD as a clone shows it):
+
+- per SYMPTOMS.md entry: what causes it, how are the causes told apart, what was ruled out?
+- per ``Symptom:`` trailer on HEAD's history that no entry covers: is it indexed, or only a trailer?
+  (a trailer an entry covers is asked through that entry, not twice)
+- per DECISIONS.md entry: why this, and what was rejected?
+- per code oddity: why does it exist? The heuristic is deliberately small: a comment marking a
+  workaround / do-not-remove / hack, a disabled test, a ``sleep(<literal>)`` outside tests;
+- every COLDSTART_QUESTIONS.md line, verbatim;
+- every ``--question``, verbatim.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Optional
+
+from cc_hooks.audit.result import Question
+
+CODE_SUFFIXES = frozenset(
+    ".py .pyi .js .mjs .cjs .ts .tsx .jsx .go .rs .java .kt .kts .c .h .cc .cpp .hpp .cs .rb .sh .bash .zsh "
+    ".ex .exs .erl .swift .php .scala .lua .pl .r .jl .dart .m .mm .sql .ps1 .groovy".split()
+)
+MAX_FILE_BYTES = 512 * 1024
+MAX_ODDITIES = 40
+
+# A marker inside a comment: the comment opener must be followed by whitespace, so code and
+# regex sources that merely contain the words do not count.
+_COMMENT_MARKER_RE = re.compile(
+    r"(?:^\s*(?:\*|--|;)|(?:^|\s)(?:#|//|/\*))\s+(?P<before>.*?)\b(?P<marker>work-?around|do\s+not\s+(?:remove|delete|touch|change)|"
+    r"don'?t\s+(?:remove|delete|touch|change)|hack|kludge)\b(?P<after>.*)$",
+    re.IGNORECASE,
+)
+_DISABLED_TEST_RE = re.compile(
+    r"@pytest\.mark\.skip\b(?!if)|@unittest\.skip\b(?![A-Z])|\b(?:it|test|describe)\.skip\s*\(|"
+    r"(?:^|[^\w.])x(?:it|describe|test)\s*\(|@Disabled\b|@Ignore\b|\bt\.Skip(?:Now)?\s*\(|#\[ignore\]"
+)
+_SLEEP_RE = re.compile(r"\bsleep\s*\(\s*\d+(?:\.\d+)?\s*\)")
+_TEST_PATH_RE = re.compile(r"(?:^|/)(?:tests?|spec|__tests__)/|(?:^|/)test_[^/]*$|_test\.[^/]+$|\.(?:test|spec)\.[^/]+$")
+
+
+def is_test_path(path: str) -> bool:
+    return bool(_TEST_PATH_RE.search(path))
+
+
+def is_code_path(path: str) -> bool:
+    return Path(path).suffix.lower() in CODE_SUFFIXES
+
+
+@dataclass
+class Oddity:
+    path: str
+    line: int
+    what: str  # "workaround comment", "disabled test", "sleep with a literal"
+    text: str  # the line, stripped
+    explained: str = ""  # the explanation written at the danger point, if any
+
+
+def generate(view: Path, config, caller: Iterable[str] = (), timeout: float = 30.0) -> list[Question]:
+    """Every question for the view, in report order."""
+    questions: list[Question] = []
+    ledger = read_symptoms(view, config.record.symptoms)
+    questions += symptom_questions(ledger)
+    questions += trailer_questions(view, ledger, timeout)
+    questions += decision_questions(view, config.record.decisions)
+    questions += oddity_questions(scan_oddities(view, timeout))
+    questions += coldstart_questions(view, config.record.questions)
+    questions += [Question(f"caller:{n}", text.strip(), "caller", "--question", terms=terms_of(text))
+                  for n, text in enumerate(caller, 1) if text.strip()]
+    return questions
+
+
+# --- the ledgers -------------------------------------------------------------------------
+
+
+def _read(path: Path) -> Optional[str]:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+
+
+def read_symptoms(view: Path, rel: str):
+    from cc_hooks.record.symptoms import parse_symptoms
+
+    text = _read(view / rel)
+    return parse_symptoms(text, rel) if text is not None else None
+
+
+def read_decisions(view: Path, rel: str):
+    from cc_hooks.record.decisions import parse_decisions
+
+    text = _read(view / rel)
+    return parse_decisions(text, rel) if text is not None else None
+
+
+def symptom_questions(ledger) -> list[Question]:
+    if ledger is None:
+        return []
+    return [
+        Question(f"symptom:{entry.slug}",
+                 f"What causes \"{entry.observable}\", how are its causes told apart, and what has been ruled out?",
+                 "symptom", f"{ledger.path}:{entry.start}", terms_of(entry.observable), {"slug": entry.slug})
+        for entry in ledger.entries
+    ]
+
+
+def trailer_questions(view: Path, ledger, timeout: float) -> list[Question]:
+    from cc_hooks.record.trailers import read_commits
+
+    by_symptom: dict[str, tuple[str, list[str]]] = {}
+    for commit in read_commits(view, ["HEAD"], timeout=timeout):
+        for symptom in commit.symptoms:
+            key = normalize(symptom)
+            by_symptom.setdefault(key, (symptom, []))[1].append(commit.sha)
+    questions = []
+    for symptom, shas in by_symptom.values():
+        if covering_entry(ledger, symptom, shas) is not None:
+            continue  # asked through that entry
+        short = ", ".join(sha[:12] for sha in shas)
+        questions.append(Question(f"trailer:{shas[-1][:12]}",
+                                  f"What causes \"{symptom}\" (the `Symptom:` trailer of {short}), and where is it indexed?",
+                                  "trailer", f"commit {short}", terms_of(symptom), {"symptom": symptom, "shas": shas}))
+    return questions
+
+
+def covering_entry(ledger, symptom: str, shas: Iterable[str]):
+    """The SYMPTOMS.md entry for a trailer: same observable (loosely), or a cause citing one of its commits."""
+    if ledger is None:
+        return None
+    wanted = set(terms_of(symptom))
+    for entry in ledger.entries:
+        if normalize(entry.observable) == normalize(symptom):
+            return entry
+        if any(full.startswith(short) for cause in entry.causes for short in cause.shas for full in shas):
+            return entry
+        have = set(terms_of(entry.observable))
+        if wanted and wanted <= have:
+            return entry
+    return None
+
+
+def decision_questions(view: Path, rel: str) -> list[Question]:
+    ledger = read_decisions(view, rel)
+    if ledger is None:
+        return []
+    return [
+        Question(f"decision:{entry.slug}", f"Why \"{entry.title}\", and what was rejected?", "decision",
+                 f"{rel}:{entry.start}", terms_of(entry.title), {"slug": entry.slug})
+        for entry in ledger.entries
+    ]
+
+
+def coldstart_questions(view: Path, rel: str) -> list[Question]:
+    from cc_hooks.record.questions import parse_questions
+
+    text = _read(view / rel)
+    if text is None:
+        return []
+    parsed, _ = parse_questions(text, rel)
+    return [Question(f"coldstart:{q.line}", q.question, "coldstart", f"{rel}:{q.line}", terms_of(q.question),
+                     {"pointers": list(q.pointers)}) for q in parsed]
+
+
+# --- oddities in the code ------------------------------------------------------------------
+
+
+def scan_oddities(view: Path, timeout: float = 30.0, limit: int = MAX_ODDITIES) -> list[Oddity]:
+    """Workaround / do-not-remove / hack comments, disabled tests, literal sleeps outside tests."""
+    from cc_hooks.git import run_git
+
+    out = run_git(view, "ls-files", "-z", timeout=timeout)
+    found: list[Oddity] = []
+    for rel in sorted(p for p in out.split("\0") if p and is_code_path(p)):
+        lines = _code_lines(view / rel)
+        test = is_test_path(rel)
+        for number, line in enumerate(lines, 1):
+            oddity = _oddity(rel, number, line, lines, test)
+            if oddity is not None:
+                found.append(oddity)
+                if len(found) >= limit:
+                    return found
+    return found
+
+
+def _code_lines(path: Path) -> list[str]:
+    try:
+        if path.is_symlink() or path.stat().st_size > MAX_FILE_BYTES:
+            return []
+        data = path.read_bytes()
+    except OSError:
+        return []
+    if b"\0" in data[:4096]:
+        return []
+    return data.decode("utf-8", errors="replace").splitlines()
+
+
+def _oddity(rel: str, number: int, line: str, lines: list[str], test: bool) -> Optional[Oddity]:
+    marker = _COMMENT_MARKER_RE.search(line)
+    if marker:
+        words = f"{marker.group('before')} {marker.group('after')}"
+        explained = " ".join(words.replace("*/", " ").split()) if _word_count(words) >= 4 else _comment_block(lines, number)
+        return Oddity(rel, number, f"{marker.group('marker').lower()} comment", line.strip(), explained)
+    if _DISABLED_TEST_RE.search(line):
+        reason = re.search(r"""reason\s*=\s*["'](.+?)["']|skip\w*\(\s*["'](.+?)["']""", line)
+        text = (reason.group(1) or reason.group(2)) if reason else ""
+        return Oddity(rel, number, "disabled test", line.strip(), text if _word_count(text) >= 3 else _comment_block(lines, number))
+    if not test and _SLEEP_RE.search(line):
+        comment = _trailing_comment(line)
+        return Oddity(rel, number, "sleep with a literal", line.strip(),
+                      comment if _word_count(comment) >= 3 else _comment_block(lines, number))
+    return None
+
+
+_COMMENT_LINE_RE = re.compile(r"^\s*(?:#|//|/\*|\*|--)\s?(.*)$")
+
+
+def _comment_block(lines: list[str], number: int) -> str:
+    """The comment lines right above ``number`` (1-based), joined, if they say enough (6+ words)."""
+    texts = []
+    index = number - 2
+    while index >= 0 and len(texts) < 12:
+        match = _COMMENT_LINE_RE.match(lines[index])
+        if not match or lines[index].lstrip().startswith(("#!", "#[")):
+            break
+        texts.insert(0, match.group(1).strip())
+        index -= 1
+    text = " ".join(" ".join(texts).split())
+    return text if _word_count(text) >= 6 else ""
+
+
+def _trailing_comment(line: str) -> str:
+    match = re.search(r"\s(?:#|//)\s+(.*)$", line)
+    return match.group(1).strip() if match else ""
+
+
+def _word_count(text: str) -> int:
+    return len(re.findall(r"[A-Za-z]{2,}", text or ""))
+
+
+def oddity_questions(oddities: list[Oddity]) -> list[Question]:
+    return [
+        Question(f"oddity:{o.path}:{o.line}", f"Why does the {o.what} at {o.path}:{o.line} exist? (`{_short(o.text)}`)",
+                 "oddity", f"{o.path}:{o.line}", terms_of(o.text),
+                 {"path": o.path, "line": o.line, "explained": o.explained, "what": o.what})
+        for o in oddities
+    ]
+
+
+def _short(text: str, limit: int = 80) -> str:
+    text = text.replace("`", "'")
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+# --- words -----------------------------------------------------------------------------------
+
+STOPWORDS = frozenset(
+    "a an the and or but of on in at to for from by with without into onto after before when while is are was were be "
+    "been being it its this that these those there then than so as not no yes do does did has have had i we you they "
+    "he she my our your their me us them again some any all very just only also can could should would will shall may "
+    "might must why what how where which who whom whose is does did cause causes caused causing exist exists happen "
+    "happens happened mean means get gets got use used using one two way ways thing things here".split()
+)
+_WORD_RE = re.compile(r"[A-Za-z][A-Za-z0-9_]*|\d+(?:\.\d+)*")
+
+
+def normalize(text: str) -> str:
+    return " ".join(re.sub(r"[^\w]+", " ", text.lower()).split())
+
+
+def stem(word: str) -> str:
+    word = word.lower()
+    for suffix in ("ing", "ed", "es", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3 and not word.endswith("ss"):
+            word = word[: -len(suffix)]
+            if len(word) >= 4 and word[-1] == word[-2] and word[-1] not in "aeiousl":
+                word = word[:-1]  # pinned -> pin, stopped -> stop
+            break
+    return word
+
+
+def terms_of(text: str) -> tuple[str, ...]:
+    """The significant, stemmed words of ``text`` (identifiers split at underscores too)."""
+    terms = []
+    for raw in _WORD_RE.findall(text or ""):
+        parts = [raw, *raw.split("_")] if "_" in raw else [raw]
+        for part in parts:
+            word = part.lower()
+            if word in STOPWORDS or (len(word) < 3 and not word.isdigit()):
+                continue
+            terms.append(stem(word))
+    return tuple(dict.fromkeys(terms))

@@ -1,0 +1,110 @@
+"""The agent half: its answer is validated strictly, merged with the stricter grade winning,
+and an agent that hangs is stopped at the timeout."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import pytest
+
+from cc_hooks.audit.agent import AgentError, build_prompt, find_claude, merge, parse_answer, parse_output, run_agent
+from cc_hooks.audit.result import FAIL, PASS, UNTRACKED_HOME, WEAK, Graded, Question
+
+SENT = ["symptom:a", "coldstart:3"]
+
+
+def block(results, extra=None) -> str:
+    data = {"results": results, **({"extra": extra} if extra is not None else {})}
+    return f"Here is the audit.\n\n```json\n{json.dumps(data)}\n```\n"
+
+
+def good(**overrides):
+    results = [{"id": "symptom:a", "grade": "PASS", "where": "SYMPTOMS.md#a"},
+               {"id": "coldstart:3", "grade": "weak", "where": "commit abc", "remediation": "add an entry"}]
+    for item in results:
+        item.update(overrides.get(item["id"], {}))
+    return results
+
+
+def test_a_well_formed_answer_is_accepted():
+    answer = parse_answer(block(good(), [{"question": "Why sleep(2)?", "grade": "FAIL", "where": ""}]), SENT)
+    assert answer.answers["symptom:a"]["grade"] == PASS and answer.answers["coldstart:3"]["grade"] == WEAK
+    assert answer.extra == [{"question": "Why sleep(2)?", "grade": "FAIL", "where": "", "remediation": "", "untracked_home": False}]
+
+
+@pytest.mark.parametrize("text, reason", [
+    ("I could not finish.", "no ```json block"),
+    ("```json\n{\"results\": [\n```", "does not parse"),
+    (block([{"id": "symptom:a", "grade": "PASS"}]), "1 question(s) not graded (coldstart:3)"),
+    (block(good(**{"symptom:a": {"grade": "GOOD"}})), "grade 'GOOD'"),
+    (block([*good(), {"id": "symptom:a", "grade": "FAIL"}]), "graded twice"),
+    (block([*good(), {"id": "nope", "grade": "FAIL"}]), "names no question id"),
+    ("```json\n[1, 2]\n```", 'expected {"results"'),
+    (block(good(), [{"grade": "PASS"}]), "extra item 1 has no question"),
+])
+def test_a_malformed_answer_is_rejected_with_the_reason(text, reason):
+    with pytest.raises(AgentError, match="malformed") as info:
+        parse_answer(text, SENT)
+    assert reason in str(info.value)
+
+
+def test_cli_errors_are_rejected():
+    with pytest.raises(AgentError, match="claude exited 1: boom"):
+        parse_output("", "boom\n", 1, SENT)
+    with pytest.raises(AgentError, match="reported an error"):
+        parse_output(json.dumps({"type": "result", "subtype": "error_max_turns", "is_error": True}), "", 0, SENT)
+    with pytest.raises(AgentError, match="no JSON result"):
+        parse_output("plain text\n", "", 0, SENT)
+    ok = parse_output(json.dumps({"type": "result", "subtype": "success", "result": block(good())}), "", 0, SENT)
+    assert set(ok.answers) == set(SENT)
+
+
+def graded(qid: str, grade: str, where: str = "x") -> Graded:
+    return Graded(Question(qid, f"question {qid}", "coldstart"), grade, where, deterministic=grade)
+
+
+def test_merge_keeps_the_stricter_grade_and_adds_the_agents_questions():
+    answer = parse_answer(block(good(**{"symptom:a": {"grade": "FAIL", "remediation": "write it"}}),
+                                [{"question": "Why sleep(2)?", "grade": "PASS", "untracked_home": True}]), SENT)
+    merged = merge([graded("symptom:a", PASS), graded("coldstart:3", FAIL), graded("other", PASS)], answer)
+    grades = {g.question.id: g for g in merged}
+    assert grades["symptom:a"].grade == FAIL and grades["symptom:a"].deterministic == PASS  # the agent is stricter
+    assert "write it" in grades["symptom:a"].remediation
+    assert grades["coldstart:3"].grade == FAIL  # the program is stricter than the agent's WEAK
+    assert grades["other"].grade == PASS and grades["other"].agent is None  # not sent
+    extra = grades["agent:1"]
+    assert extra.grade == WEAK and extra.flags == [UNTRACKED_HOME]  # an ignored home is at best WEAK
+
+
+def test_an_untracked_home_answer_caps_a_pass_at_weak():
+    answer = parse_answer(block(good(**{"symptom:a": {"untracked_home": True}})), SENT)
+    [item, _] = merge([graded("symptom:a", PASS), graded("coldstart:3", PASS)], answer)
+    assert item.grade == WEAK and UNTRACKED_HOME in item.flags
+
+
+def test_the_prompt_lists_every_question_with_its_id_and_the_absent_paths():
+    questions = [Question("symptom:a", "What causes A?", "symptom"), Question("caller:1", "Why B?", "caller")]
+    prompt = build_prompt(questions, "0123456789abcdef", ["CLAUDE.md", ".claude/"])
+    assert "- [symptom:a] What causes A?" in prompt and "- [caller:1] Why B?" in prompt
+    assert "`CLAUDE.md`, `.claude/`" in prompt and "0123456789ab" in prompt and "```json" in prompt
+
+
+def test_find_claude(tmp_path, monkeypatch):
+    monkeypatch.setenv("PATH", str(tmp_path))
+    with pytest.raises(AgentError, match="not on PATH"):
+        find_claude()
+    with pytest.raises(AgentError, match="not an executable"):
+        find_claude(str(tmp_path / "missing"))
+    exe = tmp_path / "claude"
+    exe.write_text("#!/bin/sh\n")
+    exe.chmod(0o755)
+    assert find_claude() == exe and find_claude(str(exe)) == exe
+
+
+def test_an_agent_that_hangs_is_stopped_at_the_timeout(tmp_path):
+    exe = tmp_path / "claude"
+    exe.write_text(f"#!{sys.executable}\nimport time\ntime.sleep(60)\n")
+    exe.chmod(0o755)
+    with pytest.raises(AgentError, match=r"did not answer within 0.5s"):
+        run_agent(exe, tmp_path, [Question("q", "Why?", "caller")], "0" * 40, [], timeout=0.5)

@@ -1,0 +1,197 @@
+"""The deterministic audit on real repositories, each rule both ways."""
+
+from __future__ import annotations
+
+from cc_hooks.audit.result import FAIL, PASS, STALE, UNCOMMITTED, UNTRACKED_HOME, WEAK
+
+from .conftest import TODAY, audit, by_kind, one
+
+
+def test_the_complete_project_passes(project):
+    result = audit(project)
+    assert result.all_pass and result.exit_code() == 0, [(g.question.text, g.grade, g.remediation) for g in result.gaps]
+    symptom = one(result, "symptom")
+    assert symptom.level == 1 and "guard tests/test_calc.py::test_add" in symptom.where
+    assert result.head == project.git("rev-parse", "HEAD").strip()
+
+
+# --- symptoms ---------------------------------------------------------------------------
+
+
+def test_a_full_symptom_entry_passes_and_an_incomplete_one_fails(project):
+    assert one(audit(project), "symptom").grade == PASS
+    text = project.read("SYMPTOMS.md")
+    text = text.replace("- **Discriminator**: add(2, 0) == 2 but add(2, 3) == -1.\n", "")
+    text = text.split("**Ruled out**")[0]
+    project.write("SYMPTOMS.md", text)
+    project.commit("Lose the discriminator")
+    symptom = one(audit(project), "symptom")
+    assert symptom.grade == FAIL
+    assert "**Discriminator**" in symptom.remediation and "**Ruled out**" in symptom.remediation
+
+
+def test_a_fix_known_only_from_its_trailer_is_weak_until_indexed(project):
+    project.write("src/calc.py", "def add(a, b):\n    return a + b\n\n\ndef mul(a, b):\n    return a * b\n")
+    sha = project.commit("Fix mul rounding\n\nSymptom: mul(2, 0.5) returns 0", "src/calc.py")
+    trailer = one(audit(project), "trailer")
+    assert trailer.grade == WEAK and trailer.level == 4
+    assert "trailer of " + sha[:12] in trailer.where and "## Symptom: mul(2, 0.5) returns 0" in trailer.remediation
+
+    project.write("SYMPTOMS.md", project.read("SYMPTOMS.md") + f"""
+## Symptom: mul(2, 0.5) returns 0
+
+### Cause 1: mul() truncated to int — fixed in {sha[:10]}
+- **Mechanism**: int() on the product.
+- **Discriminator**: mul(2, 2) == 4 but mul(2, 0.5) == 0.
+- **Fix**: drop int() ({sha[:10]})
+- **Guard**: none — the suite has no float test yet
+
+**Ruled out**: none
+""")
+    project.commit("Record the mul fix")
+    result = audit(project)
+    assert by_kind(result, "trailer") == []
+    assert [g.grade for g in by_kind(result, "symptom")] == [PASS, PASS]
+
+
+# --- the untracked-home rule -------------------------------------------------------------
+
+PIN = "Why is the frobnicator pinned to version 3?"
+ANSWER = "# Notes\n\n## Frobnicator\nThe frobnicator is pinned to version 3 because version 4 drops the legacy socket.\n"
+
+
+def test_an_answer_only_in_an_ignored_claude_md_is_flagged_untracked_home(project):
+    project.write("CLAUDE.md", ANSWER)  # gitignored
+    caller = one(audit(project, [PIN]), "caller")
+    assert caller.grade == WEAK and caller.flags == [UNTRACKED_HOME]
+    assert "CLAUDE.md" in caller.where and "tracked echo" in caller.remediation
+
+
+def test_the_same_answer_in_a_tracked_doc_passes(project):
+    project.write("CLAUDE.md", ANSWER)
+    project.write("docs/frobnicator.md", ANSWER)
+    project.commit("Echo the pin in a tracked doc")
+    caller = one(audit(project, [PIN]), "caller")
+    assert caller.grade == PASS and caller.flags == [] and caller.where == "docs/frobnicator.md#frobnicator"
+
+
+def test_a_question_nobody_answers_fails_and_git_log_only_is_weak(project):
+    assert one(audit(project, [PIN]), "caller").grade == FAIL
+    project.write("pins.txt", "frob==3\n")
+    project.commit("Pin the frobnicator to version 3\n\nVersion 4 of the frobnicator drops the legacy socket.")
+    caller = one(audit(project, [PIN]), "caller")
+    assert caller.grade == WEAK and caller.level == 4 and caller.where.startswith("commit ")
+
+
+def test_an_answer_only_in_an_uncommitted_file_is_flagged(project):
+    project.write("docs/frobnicator.md", ANSWER)  # written, never committed
+    caller = one(audit(project, [PIN]), "caller")
+    assert caller.grade == WEAK and caller.flags == [UNCOMMITTED]
+
+
+def test_a_questions_file_pointer_into_an_ignored_file(project):
+    project.write("COLDSTART_QUESTIONS.md", project.read("COLDSTART_QUESTIONS.md") + f"- {PIN} → CLAUDE.md\n")
+    project.commit("Ask about the pin")
+    missing = [g for g in by_kind(audit(project), "coldstart") if g.question.text == PIN][0]
+    assert missing.grade == FAIL and missing.flags == [UNTRACKED_HOME]  # ignored and absent
+    project.write("CLAUDE.md", ANSWER)
+    present = [g for g in by_kind(audit(project), "coldstart") if g.question.text == PIN][0]
+    assert present.grade == WEAK and present.flags == [UNTRACKED_HOME]  # ignored: at best WEAK
+
+
+# --- pointers ------------------------------------------------------------------------------
+
+
+def test_a_pointer_to_a_deleted_file_fails(project):
+    project.write("docs/retry.md", "# Retry\n\nSeven retries.\n")
+    project.write("COLDSTART_QUESTIONS.md", project.read("COLDSTART_QUESTIONS.md") + "- Why seven retries? → docs/retry.md\n")
+    project.commit("Document retries")
+    retry = [g for g in by_kind(audit(project), "coldstart") if "retries" in g.question.text][0]
+    assert retry.grade == PASS and retry.where == "docs/retry.md"
+    project.git("rm", "-q", "docs/retry.md")
+    project.commit("Drop the retry doc")
+    retry = [g for g in by_kind(audit(project), "coldstart") if "retries" in g.question.text][0]
+    assert retry.grade == FAIL and "no such file at HEAD" in retry.where and "docs/retry.md" in retry.remediation
+
+
+def test_a_guard_pointer_to_a_deleted_test_fails_the_symptom(project):
+    project.git("rm", "-q", "tests/test_calc.py")
+    project.commit("Drop the tests")
+    symptom = one(audit(project), "symptom")
+    assert symptom.grade == FAIL and "tests/test_calc.py::test_add" in symptom.remediation
+
+
+def test_a_commit_pointer_alone_is_weak(project):
+    project.write("COLDSTART_QUESTIONS.md", project.read("COLDSTART_QUESTIONS.md") + f"- What fixed add? → {project.fix[:10]}\n")
+    project.commit("Point at the fix commit")
+    fixed = [g for g in by_kind(audit(project), "coldstart") if "fixed add" in g.question.text][0]
+    assert fixed.grade == WEAK and fixed.level == 4
+
+
+# --- decisions and oddities ------------------------------------------------------------------
+
+
+def test_a_decision_without_rejected_alternatives_fails(project):
+    project.write("DECISIONS.md", project.read("DECISIONS.md") + f"""
+## {TODAY} — Ship as a single module
+
+**Decision**: one file.
+**Context**: it is small.
+**Consequences**: none.
+""")
+    project.commit("Decide the layout")
+    grades = {g.question.text: g for g in by_kind(audit(project), "decision")}
+    assert grades['Why "Keep integer-only arithmetic", and what was rejected?'].grade == PASS
+    layout = grades['Why "Ship as a single module", and what was rejected?']
+    assert layout.grade == FAIL and "Rejected alternatives" in layout.remediation
+
+
+def test_oddities_explained_at_the_danger_point_pass(project):
+    project.write("src/net.py", "RETRIES = 7  # workaround: the server drops the first six requests after a deploy\n")
+    project.commit("Retry seven times")
+    oddity = one(audit(project), "oddity")
+    assert oddity.grade == PASS and oddity.level == 2 and oddity.where == "comment at src/net.py:1"
+
+
+def test_an_unexplained_oddity_is_weak_with_a_telling_commit_and_fails_without(project):
+    project.write("src/net.py", "RETRIES = 7  # HACK\n")
+    project.commit("Retry seven times")
+    oddity = one(audit(project), "oddity")
+    assert oddity.grade == FAIL and "src/net.py:1" in oddity.remediation
+    project.write("src/net.py", "RETRIES = 8  # HACK\n")
+    project.commit("Retry eight times\n\nThe server drops the first seven requests after a deploy, so eight is the least that works.")
+    oddity = one(audit(project), "oddity")
+    assert oddity.grade == WEAK and "git blame" in oddity.where
+
+
+# --- stale distractors ---------------------------------------------------------------------
+
+
+def test_a_dashboard_claim_head_contradicts_is_found(project):
+    assert by_kind(audit(project), STALE) == []  # the true claims stay out of the report
+    text = project.read("next_steps.md").replace(
+        "\n## QUEUED\n", "- Work is on branch `main`.\n- Landed the parser in `abcdef1234`.\n\n## QUEUED\n")
+    project.write("next_steps.md", text)
+    project.commit("Update the dashboard")
+    stale = by_kind(audit(project), STALE)
+    assert [s.question.source for s in stale] == ["next_steps.md:7"]  # the true line 6 is not reported
+    assert stale[0].grade == FAIL and "abcdef1234" in stale[0].question.text and stale[0].flags == [STALE]
+
+
+def test_a_queued_item_whose_work_landed_is_stale(project):
+    project.write("src/calc.py", project.read("src/calc.py") + "\n\ndef test_negative():\n    assert add(-1, -2) == -3\n")
+    project.commit("Add a regression test for negative numbers in add()")
+    [stale] = by_kind(audit(project), STALE)
+    assert "regression test for negative numbers" in stale.question.text and "landed" in stale.remediation
+
+
+def test_docs_pointing_at_a_deleted_file_are_stale_but_machine_paths_are_not(project):
+    project.write("docs/old.md", "# Old\n")
+    project.write("docs/guide.md", "# Guide\n\nSettings live in `~/.claude/settings.json` and `.venv/`.\n\n"
+                  "The retry policy is described in `docs/old.md`.\n")
+    project.commit("Add the guide")
+    assert by_kind(audit(project), STALE) == []
+    project.git("rm", "-q", "docs/old.md")
+    project.commit("Remove the old doc")
+    [stale] = by_kind(audit(project), STALE)
+    assert stale.question.source == "docs/guide.md:5" and "docs/old.md" in stale.remediation
