@@ -88,6 +88,7 @@ def record_files(fix: str, day: str) -> dict[str, str]:
         "next_steps.md": f"# Next steps\n\n## CURRENT STATE — {day}\nResume point: module 200.\n- Case 7 fixed in `{fix}`.\n\n"
                          f"## QUEUED\n- {day} — Add module 201.\n",
         "CLAUDE.md": "# Notes\n\nDashboard: file next_steps.md\n",
+        "tests/test_mod.py": "def test_last_case():\n    assert True\n",
     }
 
 

@@ -98,15 +98,6 @@ class CheckContext:
             return None  # rewritten history, or an object that no longer exists
         return sha
 
-    @cached_property
-    def live(self):
-        """The transcript after its last compact boundary (helper E's reader), or None."""
-        if self.transcript_path is None or not Path(self.transcript_path).is_file():
-            return None
-        from cc_hooks.transcript import read_live
-
-        return read_live(self.transcript_path)
-
 
 def make_context(root: Path, deadline: Deadline, transcript_path=None, session_id: Optional[str] = None, config=None) -> CheckContext:
     """A context for ``root``: config (defaults on a bad file), state dir and last checkpoint."""

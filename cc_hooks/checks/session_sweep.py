@@ -175,12 +175,16 @@ def sweep(ctx) -> Optional[Sweep]:
 
 
 def _read(ctx) -> Optional[Sweep]:
-    live = ctx.live
-    if live is None:
+    """Helper E's reader on the part after the last compact boundary, turned into a Sweep at once
+    (the parsed transcript is not kept: it is the biggest thing the checklist holds)."""
+    from pathlib import Path
+
+    if ctx.transcript_path is None or not Path(ctx.transcript_path).is_file():
         return None
     from cc_hooks.checks.transcript_adapter import to_sweep
+    from cc_hooks.transcript import read_live
 
-    return to_sweep(live, ctx.root)
+    return to_sweep(read_live(ctx.transcript_path), ctx.root)
 
 
 def session_edits(ctx) -> list[str]:

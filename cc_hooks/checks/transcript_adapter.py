@@ -68,10 +68,16 @@ class _PathMapper:
     def __init__(self, root: Path, cwd: Optional[str]):
         self.root = _real(root)
         self.cwd = Path(cwd) if cwd else None
+        self.seen: dict[str, Optional[str]] = {}
         if self.cwd is not None and (_under(self.cwd, self.root) or _under(_real(self.cwd), self.root)):
             self.cwd = None  # paths under it are under the root already
 
     def relative(self, raw: str) -> Optional[str]:
+        if raw not in self.seen:
+            self.seen[raw] = self._relative(raw)
+        return self.seen[raw]
+
+    def _relative(self, raw: str) -> Optional[str]:
         path = Path(raw)
         if not path.is_absolute():
             base = self.cwd if self.cwd is not None else self.root
