@@ -123,13 +123,13 @@ def build_transcript(path: Path, dead_bytes: int, live_bytes: int, source: Path)
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
-    parser.add_argument("--smoke", action="store_true", help="small sizes and 2 runs, to keep the script from rotting")
+    parser.add_argument("--smoke", action="store_true", help="small sizes and one run, to keep the script from rotting")
     args = parser.parse_args()
     source = CORPUS / SESSION
     if not source.is_file():
         print(f"../shared/corpus not present: {source}", file=sys.stderr)
         return 0 if args.smoke else 1
-    runs = 2 if args.smoke else args.runs
+    runs = 1 if args.smoke else args.runs
     commits = 500 if args.smoke else 10_000
     big_mb, typical_mb = (4, 0.2) if args.smoke else (150, 1)
     with tempfile.TemporaryDirectory() as tmp:
