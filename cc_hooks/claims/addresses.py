@@ -9,7 +9,10 @@ address becomes a check and a wrong address becomes a false contradiction:
   of 7-40 characters, a path, ``#123``); code such as `add()` is not;
 - outside backticks a SHA needs a digit and a letter (``deadbeef`` counts only
   after "commit"/"sha"), a path needs a slash plus an extension or a known
-  source extension, and a branch needs a cue ("branch x", "merged into x");
+  source extension, and a branch needs a cue ("branch x", "merged into x")
+  and the shape of a branch name (``main``, ``fix-login``, ``feature/x``,
+  ``v1.2``), so the English word after the cue ("this branch holds the
+  work", "merged into production") is never taken for one;
 - a backticked name with a slash and no extension (`fix/refresh`) is a
   ``name``: the verifier accepts it as a ref or as a path, whichever exists.
 """
@@ -160,7 +163,7 @@ def _plain_addresses(text: str) -> list[tuple[int, Address]]:
     branch_spans = []
     for match in _PLAIN_BRANCH_RE.finditer(text):
         name = match.group(1).rstrip(".,;:")
-        if name.lower() not in _STOP_NAMES and _is_ref_name(name):
+        if looks_like_branch(name, quoted=False):
             found.append((match.start(1), Address(BRANCH, name)))
             branch_spans.append(match.span(1))
     for match in _PLAIN_PATH_RE.finditer(text):
@@ -189,6 +192,22 @@ def _extension(value: str) -> Optional[str]:
 def _is_dotfile(value: str) -> bool:
     name = value.rstrip("/").rsplit("/", 1)[-1]
     return _DOTFILE_RE.fullmatch(name) is not None
+
+
+def looks_like_branch(name: str, quoted: bool) -> bool:
+    """``name`` (after a cue such as "branch" or "merged into") can be a branch.
+
+    In backticks any valid ref name can. In plain text only a common branch
+    name or a word with a separator or digit in it (``fix-login``,
+    ``feature/x``, ``release_2``): a plain English word is prose.
+    """
+    if not _is_ref_name(name):
+        return False
+    if quoted:
+        return True
+    if name.lower() in _STOP_NAMES:
+        return False
+    return name in _COMMON_BRANCHES or re.search(r"[/_.\d-]", name) is not None
 
 
 def _is_ref_name(name: str) -> bool:

@@ -55,7 +55,7 @@ _NEXT_HEADING_RE = re.compile(
     r"open\s+(?:items|questions)|queued?|not\s+yet\s+done)\b",
     re.IGNORECASE,
 )
-_NAME = r"`?([A-Za-z0-9][\w./+-]*[\w/+-]|[A-Za-z0-9])`?"
+_NAME = r"(`?)([A-Za-z0-9][\w./+-]*[\w/+-]|[A-Za-z0-9])`?"  # (tick, name)
 _MERGED_RE = re.compile(rf"\b(not\s+(?:yet\s+)?merged|unmerged|merged)\s+(?:in)?to\s+{_NAME}", re.IGNORECASE)
 _BRANCH_AT_RE = re.compile(
     rf"\bbranch\s+{_NAME}\s+(?:is\s+)?(?:at|@|points\s+(?:to|at))\s+(?:commit\s+)?`?([0-9a-fA-F]{{7,40}})`?", re.IGNORECASE
@@ -128,10 +128,13 @@ def is_external_statement(text: str) -> bool:
 def git_assertions(text: str) -> list[Assertion]:
     found: list[Assertion] = []
     for match in _BRANCH_AT_RE.finditer(text):
-        found.append(Assertion("branch_at", target=match.group(1), sha=match.group(2).lower()))
+        if addr.looks_like_branch(match.group(2), quoted=bool(match.group(1))):
+            found.append(Assertion("branch_at", target=match.group(2), sha=match.group(3).lower()))
     for match in _MERGED_RE.finditer(text):
         negated = not match.group(1).lower().startswith("merged")
-        found.append(Assertion("merged", negated=negated, target=match.group(2).rstrip(".,;:")))
+        target = match.group(3).rstrip(".,;:")
+        if addr.looks_like_branch(target, quoted=bool(match.group(2))):
+            found.append(Assertion("merged", negated=negated, target=target))
     if _DIRTY_RE.search(text):
         found.append(Assertion("clean", negated=True))
     elif _CLEAN_RE.search(text):

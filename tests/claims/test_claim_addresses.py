@@ -47,3 +47,18 @@ def test_ambiguous_slash_names_are_resolved_later():
 
 def test_references():
     assert kinds("closes #45 and PROJ-12, not UTF-8") == [(REF, "#45"), (REF, "PROJ-12")]
+
+
+def test_prose_after_a_branch_cue_is_not_a_branch():
+    """Helper G saw "- Branch `main` holds the work." reported as a branch `holds`, CONTRADICTED."""
+    assert kinds("- Branch `main` holds the work.") == [(BRANCH, "main")]
+    for prose in ("This branch holds the work.", "The feature branch contains the fix.", "Merged into production yesterday.",
+                  "Pushed to origin.", "Rebased onto upstream changes.", "Branch protection is on."):
+        assert kinds(prose) == [], prose
+
+
+def test_plain_names_shaped_like_branches_still_count():
+    assert kinds("created branch fix-login") == [(BRANCH, "fix-login")]
+    assert kinds("landed into master") == [(BRANCH, "master")]
+    assert kinds("merged into release/2.1 and rebased onto v1.2") == [(BRANCH, "release/2.1"), (BRANCH, "v1.2")]
+    assert kinds("merged into `production`") == [(BRANCH, "production")]  # backticks make any ref name a name

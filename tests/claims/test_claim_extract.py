@@ -79,3 +79,13 @@ def test_real_compaction_summaries_extract_without_noise(shared_dir):
         for claim in claims:
             for address in claim.addresses:
                 assert not address.value.endswith(("/1", "/2")), (path.name, claim.text)  # arities are not paths
+
+
+def test_merge_and_tip_assertions_need_a_branch_shaped_name():
+    """A plain English word after "merged into" / "branch ... at" is not a ref (it would be a false contradiction)."""
+    assert git_assertions("The fix was merged to the main branch.") == []
+    assert git_assertions("Merged into production yesterday.") == []
+    assert git_assertions("The branch is at abc1234f now.") == []
+    assert [(a.what, a.target) for a in git_assertions("merged into main")] == [("merged", "main")]
+    assert [(a.what, a.target) for a in git_assertions("merged into `production`")] == [("merged", "production")]
+    assert [(a.what, a.target, a.sha) for a in git_assertions("Branch fix-x at 1a2b3c4d.")] == [("branch_at", "fix-x", "1a2b3c4d")]
