@@ -2,7 +2,9 @@
 
 Order: why it runs, CONTRADICTED claims (each with what the source of truth
 says), UNVERIFIED claims (each with why), one line for everything verified, the
-capture debt, and the resume point only when it was verified. Everything quoted
+capture debt, and the resume point only when it was verified. Sentences of the
+compaction summary that name nothing checkable are not listed (the summary is
+in the context already): one line counts them. Everything quoted
 from the repository or the summary is inert data: control characters are
 stripped and the text sits inside an inline code span whose fence is longer
 than any backtick run in it, so "ignore previous instructions" in a dashboard
@@ -41,6 +43,7 @@ class ReportInput:
     state_date: Optional[str] = None
     resume_point: Optional[Claim] = None
     capture_debt: Sequence = ()
+    debt_title: Optional[str] = None  # where the debt comes from; set, the section shows even when empty
     summary_audited: bool = False  # claims from a compaction summary are among ``claims``
     head: Optional[str] = None  # "main at abc1234"
     notes: list[str] = field(default_factory=list)  # extra facts (dashboard findings, staleness)
@@ -124,11 +127,17 @@ def _header(data: ReportInput) -> list[str]:
 
 
 def _claim_lists(claims: list[Claim], room: int) -> tuple[list[str], bool]:
-    groups = [(CONTRADICTED, [c for c in claims if c.verdict == CONTRADICTED]), (UNVERIFIED, [c for c in claims if c.verdict == UNVERIFIED])]
+    unverified = [c for c in claims if c.verdict == UNVERIFIED]
+    silent = [c for c in unverified if _says_nothing_checkable(c)]
+    groups = [(CONTRADICTED, [c for c in claims if c.verdict == CONTRADICTED]), (UNVERIFIED, [c for c in unverified if c not in silent])]
+    tail = [
+        f"{len(silent)} statement(s) of the compaction summary name no commit, branch, path or probe: "
+        "unverified, not listed."
+    ] if silent else []
     lines: list[str] = []
     used = 0
     left_out = {CONTRADICTED: 0, UNVERIFIED: 0}
-    reserve = 160  # for the "more not shown" line
+    reserve = 160 + sum(len(line) + 1 for line in tail)  # for the "not shown" and the count lines
     full = False  # once something does not fit, nothing after it is shown: order is priority
     for verdict, group in groups:
         if not group:
@@ -152,7 +161,12 @@ def _claim_lists(claims: list[Claim], room: int) -> tuple[list[str], bool]:
     if cut:
         parts = [f"{n} {v.lower()}" for v, n in left_out.items() if n]
         lines.append(f"[{' and '.join(parts)} claim(s) not shown to fit the budget; {REST_POINTER}]")
-    return lines, cut
+    return lines + tail, cut
+
+
+def _says_nothing_checkable(claim: Claim) -> bool:
+    """A summary sentence with no address and no git-state assertion: listing it adds nothing to the summary above."""
+    return claim.section == "summary" and not claim.checkable
 
 
 def _item(claim: Claim) -> str:
@@ -163,17 +177,17 @@ def _item(claim: Claim) -> str:
 def _tail(data: ReportInput, budget: int) -> list[str]:
     counted = counts(data.claims)
     lines = [f"### {counted[VERIFIED]} other claim(s) verified." if data.claims else "### No claims found in the dashboard."]
-    lines.extend(_debt(data.capture_debt, budget // MAX_DEBT_SHARE))
+    lines.extend(_debt(data.capture_debt, budget // MAX_DEBT_SHARE, data.debt_title))
     lines.extend(_resume(data.resume_point))
     return lines
 
 
-def _debt(debt: Sequence, room: int) -> list[str]:
+def _debt(debt: Sequence, room: int, title: Optional[str] = None) -> list[str]:
     items = [clean(_debt_text(d)) for d in debt]
     items = [i for i in items if i]
     if not items:
-        return []
-    lines = [f"### Capture debt ({len(items)}) — unrecorded at the last PreCompact checkpoint"]
+        return [f"### Capture debt: none — {clean(title)}"] if title else []
+    lines = [f"### Capture debt ({len(items)}) — {clean(title or 'unrecorded at the last PreCompact checkpoint')}"]
     used = len(lines[0])
     for index, item in enumerate(items):
         line = f"- {quote(item, 240)}"

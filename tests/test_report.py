@@ -85,3 +85,26 @@ def test_capture_debt_accepts_records_and_is_capped():
     text, _ = render(ReportInput("compact", [], dashboard="next_steps.md", capture_debt=debt, budget=2_000))
     assert "FAIL — dashboard-fresh — state older than HEAD" in text
     assert "more; `cc-hooks check` lists them" in text and len(text) <= 2_000
+
+
+def test_summary_sentences_with_nothing_checkable_are_counted_not_listed():
+    silent = [claim_from_line(f"Fixed the login redirect {n}.", "summary", n, "summary") for n in range(40)]
+    for claim in silent:
+        claim.add("", UNVERIFIED, "no checkable address")
+    addressed = claim_from_line("Fixed in commit deadbee1.", "summary", 50, "summary")
+    addressed.add("commit deadbee1", UNVERIFIED, "time budget")
+    dashboard = judged("The team prefers small commits.", UNVERIFIED, "no checkable address")
+    text, cut = render(ReportInput("resume", silent + [addressed, dashboard], dashboard="next_steps.md", summary_audited=True))
+    assert not cut
+    assert "login redirect" not in text
+    assert "40 statement(s) of the compaction summary name no commit, branch, path or probe" in text
+    assert "### UNVERIFIED (2)" in text and "deadbee1" in text and "small commits" in text  # the dashboard's stay listed
+
+
+def test_a_claim_is_verified_only_by_checks_that_looked_at_something():
+    claim = claim_from_line("Working tree clean.", "next_steps.md", 3)
+    claim.add("", VERIFIED, "nothing was looked at")
+    assert claim.verdict == UNVERIFIED
+    claim.checks.clear()
+    claim.add("work tree", VERIFIED, "git status: the work tree is clean")
+    assert claim.verdict == VERIFIED

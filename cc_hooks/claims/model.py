@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional
 
-from cc_hooks.claims.addresses import Address
+from cc_hooks.claims.addresses import REF, Address
 
 VERIFIED = "VERIFIED"
 CONTRADICTED = "CONTRADICTED"
@@ -84,12 +84,21 @@ class Claim:
         return f"{self.source}:{self.line}" if self.line else self.source
 
     @property
+    def checkable(self) -> bool:
+        """Names something a verifier looks up: a commit, branch, path or probe, a
+        git state ("working tree clean"), or, for queue and position claims,
+        the commit log and the decision ledger. An issue reference alone is not."""
+        if self.kind in (QUEUE, POSITION) or self.assertions:
+            return True
+        return any(a.kind != REF for a in self.addresses)
+
+    @property
     def verdict(self) -> str:
         verdicts = {c.verdict for c in self.checks}
         if CONTRADICTED in verdicts:
             return CONTRADICTED
-        if verdicts == {VERIFIED}:
-            return VERIFIED
+        if verdicts == {VERIFIED} and all(c.subject for c in self.checks):
+            return VERIFIED  # every check agrees, and each one looked at something named
         return UNVERIFIED
 
     @property

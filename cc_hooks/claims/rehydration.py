@@ -11,8 +11,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional, Sequence
 
-from cc_hooks.claims import addresses as addr
-from cc_hooks.claims.addresses import Address
 from cc_hooks.claims.extract import claim_from_line, extract_from_text
 from cc_hooks.claims.model import CONTRADICTED, UNVERIFIED, Claim, counts
 
@@ -66,13 +64,16 @@ def build_rehydration(
     capture_debt: Sequence = (),
     summary_date: Optional[str] = None,
     notes: Sequence[str] = (),
+    debt_title: Optional[str] = None,
 ) -> Rehydration:
     """Verify the dashboard (and ``summary_text``, a compaction summary) and render the report.
 
     ``deadline``: any object with ``remaining() -> float`` seconds. ``capture_debt``:
     strings or records (dicts / objects with status, name, message) from the last
     PreCompact checkpoint. ``notes``: facts the caller wants stated in the header
-    (a configuration problem, missing stores).
+    (a configuration problem, missing stores). ``debt_title``: what the capture
+    debt section says about where the debt comes from (default: the last
+    PreCompact checkpoint).
     """
     from cc_hooks import report
     from cc_hooks.claims.verify import verify_claims
@@ -86,7 +87,8 @@ def build_rehydration(
         head, problem = _head_only(repo_root, deadline)
         notes += [problem] if problem else []
         data = report.ReportInput(
-            source, [], dashboard=locator, capture_debt=capture_debt, notes=notes, initialized=False, budget=budget, head=head
+            source, [], dashboard=locator, capture_debt=capture_debt, notes=notes, initialized=False, budget=budget, head=head,
+            debt_title=debt_title,
         )
         text, _ = report.render(data)
         empty = counts([])
@@ -106,6 +108,7 @@ def build_rehydration(
         state_date=state_date,
         resume_point=resume,
         capture_debt=capture_debt,
+        debt_title=debt_title,
         summary_audited=bool(summary_text),
         head=head,
         notes=notes,
@@ -130,38 +133,21 @@ def build_rehydration(
 
 
 def claims_from_dashboard(read) -> list[Claim]:
-    """Claims from a ``cc_hooks.record.dashboard.DashboardRead``: resume point, state bullets, queued items."""
+    """Claims from a ``cc_hooks.record.dashboard.DashboardRead``: resume point, state bullets, queued items.
+
+    Addresses come from ``cc_hooks.claims.addresses``, the one extractor whose
+    rules decide what gets verified, not from the reader's own ``Addresses``.
+    """
     source = read.locator
     state_date = read.state.date if read.state else None
     claims = []
     if read.state is not None:
         for item in read.state.claims:
             section = "resume" if item.kind == "resume" else "state"
-            claims.append(claim_from_line(item.text, source, item.line or None, section, state_date, addresses=_convert(item.addresses)))
+            claims.append(claim_from_line(item.text, source, item.line or None, section, state_date))
     for item in read.queued:
-        claims.append(
-            claim_from_line(item.text, source, item.line or None, "queue", item.date or state_date, item.done, addresses=_convert(item.addresses))
-        )
+        claims.append(claim_from_line(item.text, source, item.line or None, "queue", item.date or state_date, item.done))
     return claims
-
-
-def _convert(found) -> list[Address]:
-    """The dashboard reader's ``Addresses`` as claim addresses.
-
-    Its "branch" (a backticked name after branch/on/into/from) and its
-    extension-less slash "path" may each be either, so they become ``name``
-    addresses, which the verifiers accept as a ref or a path.
-    """
-    result = [Address(addr.SHA, sha.lower()) for sha in found.shas]
-    for branch in found.branches:
-        kind = addr.NAME if ("/" in branch or "." in branch) else addr.BRANCH
-        result.append(Address(kind, branch))
-    for path in found.paths:
-        ambiguous = "/" in path.path.rstrip("/") and "." not in path.path.rsplit("/", 1)[-1] and path.line is None
-        result.append(Address(addr.NAME if ambiguous else addr.PATH, path.path, path.line, path.end_line))
-    result.extend(Address(addr.REF, ref) for ref in found.refs)
-    result.extend(Address(addr.PROBE, probe) for probe in found.probes)
-    return list(dict.fromkeys(result))
 
 
 def _read_dashboard(root: Path, config):
@@ -182,10 +168,16 @@ def _read_dashboard(root: Path, config):
 
 
 def _head_fact(ctx) -> Optional[str]:
+    """Where HEAD is: from the status the verifiers read, else one ``status`` now."""
+    from cc_hooks.claims.context import BudgetExhausted
+    from cc_hooks.git import GitError
     from cc_hooks.report import head_fact
 
-    status = ctx._status
-    return head_fact(status.branch, status.oid) if status is not None else None
+    try:
+        status = ctx._status or ctx.status(untracked=False)
+    except (BudgetExhausted, GitError):
+        return None
+    return head_fact(status.branch, status.oid)
 
 
 def _head_only(root: Path, deadline) -> tuple[Optional[str], Optional[str]]:

@@ -9,10 +9,30 @@ at the last compaction is audited too.
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass, field
+from typing import Optional
+
 from cc_hooks.events._project import open_project
 from cc_hooks.runtime import Deadline, HookContext
 
 RECENT_SECONDS = 15 * 60  # a checkpoint without prompt_id this recent belongs to this compaction
+CAPTURE_MISSED = (
+    "Capture missed: no PreCompact checkpoint exists for this compaction (the PreCompact hook did not run "
+    "or did not finish), so nothing told the summarizer what to keep. The compaction checklist ran now instead."
+)
+# Checklist items about the dashboard's claims: the report verifies those itself, freshly.
+REVERIFIED_CHECKS = ("dashboard", "stale-claims")
+_ANALYSIS_RE = re.compile(r"<analysis>.*?</analysis>", re.DOTALL | re.IGNORECASE)
+
+
+@dataclass
+class Capture:
+    """What the report says about the capture of this compaction."""
+
+    debt: list = field(default_factory=list)
+    title: Optional[str] = None
+    notes: list = field(default_factory=list)
 
 
 def handle(ctx: HookContext):
@@ -23,14 +43,15 @@ def handle(ctx: HookContext):
     if project is None or event.source not in project.config.hooks.report_sources:
         return None
     directory = ctx.state_dir()
-    preface, debt, summary = "", [], None
+    notes = _notes(project)
+    capture, summary = Capture(), None
     if event.source == "compact":
-        preface, debt = _capture_debt(ctx, project, event, directory)
+        capture = _capture(ctx, project, event, directory)
     elif event.source in ("resume", "fork"):
         summary = _last_summary(directory, event.session_id)
     budget = project.config.hooks.budget_chars
-    rehydration = _rehydrate(ctx, project, event.source, summary, debt, budget - len(preface), _notes(project))
-    return session_start_output(preface + rehydration.markdown, rehydration.system_message, budget)
+    rehydration = _rehydrate(ctx, project, event.source, summary, capture, notes + capture.notes)
+    return session_start_output(rehydration.markdown, rehydration.system_message, budget)
 
 
 def _notes(project) -> list[str]:
@@ -43,31 +64,42 @@ def _notes(project) -> list[str]:
     return notes
 
 
-def _rehydrate(ctx, project, source, summary, debt, budget, notes):
+def _rehydrate(ctx, project, source, summary, capture: Capture, notes):
     from cc_hooks.claims.rehydration import build_rehydration
 
-    hooks = project.config.hooks.model_copy(update={"budget_chars": max(500, budget)})
-    config = project.config.model_copy(update={"hooks": hooks})
-    text, date = (summary or (None, None))
-    return build_rehydration(project.root, source, config, ctx.deadline, summary_text=text, capture_debt=debt, summary_date=date, notes=notes)
+    text, date = summary or (None, None)
+    return build_rehydration(
+        project.root, source, project.config, ctx.deadline, summary_text=text, summary_date=date,
+        capture_debt=capture.debt, debt_title=capture.title, notes=notes,
+    )
 
 
-def _capture_debt(ctx, project, event, directory):
-    """(preface, debt): what PreCompact found unrecorded, or the checklist run now if it did not run."""
+def _capture(ctx, project, event, directory) -> Capture:
+    """The debt of the PreCompact checkpoint of this compaction, or the checklist run now if there is none."""
     checkpoint = _checkpoint_of_this_compaction(directory, event)
     if checkpoint is not None:
-        return "", [item.get("text", "") for item in checkpoint.get("preserve", []) if isinstance(item, dict)]
-    from cc_hooks.checks import run_checks, score
+        debt = _debt(item for item in checkpoint.get("preserve", []) if isinstance(item, dict))
+        failing = [r.get("id") for r in checkpoint.get("results", []) if isinstance(r, dict) and r.get("status") == "FAIL"]
+        return Capture(debt, f"the PreCompact checklist of this compaction: {_result(checkpoint.get('score'), failing)}")
+    from cc_hooks.checks import FAIL, run_checks, score
     from cc_hooks.checks.context import make_context
     from cc_hooks.checks.preserve import preserve_items
 
     checks_deadline = Deadline(ctx.deadline.remaining() / 2)
     results = run_checks(make_context(project.root, checks_deadline, event.transcript_path, event.session_id or None, project.config))
-    preface = (
-        "**Capture missed:** no PreCompact checkpoint exists for this compaction (the PreCompact hook did not run "
-        f"or did not finish), so nothing told the summarizer what to keep. The checklist ran now: {score(results)}.\n\n"
-    )
-    return preface, [item["text"] for item in preserve_items(results)]
+    result = _result(score(results), [r.id for r in results if r.status == FAIL])
+    debt = _debt(preserve_items(results))
+    return Capture(debt, f"found by the compaction checklist run now: {result}", [f"{CAPTURE_MISSED} Result: {result}."])
+
+
+def _debt(items) -> list[str]:
+    return [item.get("text", "") for item in items if item.get("check") not in REVERIFIED_CHECKS]
+
+
+def _result(scored, failing: list) -> str:
+    """ "7/10 PASS, 2 FAIL (FAIL: questions, audit)"."""
+    text = str(scored or "no score recorded")
+    return text + (f" (FAIL: {', '.join(str(f) for f in failing)})" if failing else "")
 
 
 def _checkpoint_of_this_compaction(directory, event):
@@ -90,7 +122,11 @@ def _checkpoint_of_this_compaction(directory, event):
 
 
 def _last_summary(directory, session_id):
-    """(text, date) of the summary captured at this session's last compaction, if any."""
+    """(text, ISO date) of the summary captured at this session's last compaction, if any.
+
+    The ``<analysis>`` scratchpad is dropped: Claude Code does not keep it in
+    the context, so its sentences are no claim the agent will act on.
+    """
     from cc_hooks.state import read_json, state_key
 
     if directory is None:
@@ -98,9 +134,17 @@ def _last_summary(directory, session_id):
     captures = sorted((directory / "summaries" / state_key(session_id)).glob("*.json"))
     for path in reversed(captures):
         data = read_json(path)
-        if isinstance(data, dict) and isinstance(data.get("summary"), str) and data["summary"].strip():
-            return data["summary"], path.stem[:8]
+        if isinstance(data, dict) and isinstance(data.get("summary"), str):
+            text = _ANALYSIS_RE.sub("", data["summary"]).strip()
+            if text:
+                return text, _stamp_date(path.stem)
     return None
+
+
+def _stamp_date(stem: str) -> Optional[str]:
+    """``20261129T101500123456Z`` (``cc_hooks.state.stamp``) -> ``2026-11-29``."""
+    match = re.match(r"(\d{4})(\d{2})(\d{2})T", stem)
+    return "-".join(match.groups()) if match else None
 
 
 def on_timeout(ctx: HookContext):
