@@ -325,6 +325,7 @@ def _check_contents(root: Path, tree: "_Tree", targets: list[_Target], resolved:
         blobs, error = {}, str(exc)
     else:
         error = ""
+    texts: dict[str, str] = {}  # blob id -> text, decoded once however many pointers name it
     for target in targets:
         where = resolved[target.pointer]
         if target.kind == "path":
@@ -337,7 +338,10 @@ def _check_contents(root: Path, tree: "_Tree", targets: list[_Target], resolved:
         if data is None:
             results[target.pointer] = PointerResult(target.pointer, target.kind, FAIL, f"could not read the file at HEAD {error}".strip(), where)
             continue
-        grade_, reason = _check_content(target, where, data.decode("utf-8", "replace"))
+        key = tree.entries[where][1]
+        if key not in texts:
+            texts[key] = data.decode("utf-8", "replace")
+        grade_, reason = _check_content(target, where, texts[key])
         results[target.pointer] = PointerResult(target.pointer, target.kind, grade_, reason, where)
 
 
@@ -365,12 +369,37 @@ def _check_content(target: _Target, where: str, text: str) -> tuple[str, str]:
             return FAIL, "no test name after `::`"
         position = 0
         for name in target.names:
-            match = _definition_re(name).search(text, position)
-            if not match:
+            end = _definition_end(text, name, position)
+            if end is None:
                 return FAIL, f"no definition of `{name}` in {where}"
-            position = match.end()
+            position = end
         return PASS, "test defined at HEAD"
     return FAIL, "unknown pointer kind"
+
+
+_DEF_PREFIX_RE = re.compile(r"\s*(?:(?:async\s+)?def|class|(?:async\s+)?function|fn|func|sub)\s+")
+_BOUNDARY_RE = re.compile(r"\b")
+_PREFIX_CHARS_RE = re.compile(r"[A-Za-z\s('\"`]*")
+
+
+def _definition_end(text: str, name: str, position: int) -> Optional[int]:
+    """Where ``_definition_re(name).search(text, position)`` ends, or None; the usual case without the regex.
+
+    Compiling and running a regex per name is quadratic over a ledger of many guards (each search
+    scans the file). The fast path: the first occurrence of the name is a ``def``-style definition
+    on its own line. That is the regex's first match whenever the name holds a character no match
+    can have before the name (anything but letters, spaces, ``(`` and quotes): no earlier match can
+    then reach a later occurrence. Anything else falls back to the regex.
+    """
+    at = text.find(name, position)
+    if at < 0:
+        return None  # the pattern needs the name literally
+    line_start = text.rfind("\n", 0, at) + 1
+    if (line_start >= position and _PREFIX_CHARS_RE.fullmatch(name) is None
+            and _DEF_PREFIX_RE.fullmatch(text, line_start, at) and _BOUNDARY_RE.match(text, at + len(name))):
+        return at + len(name)
+    match = _definition_re(name).search(text, position)
+    return match.end() if match else None
 
 
 def _definition_re(name: str) -> "re.Pattern[str]":
