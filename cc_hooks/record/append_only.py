@@ -70,6 +70,8 @@ def compare_versions(
     old_text: str, new_text: str, path: str, growth: bool = False, base_label: str = "the base version"
 ) -> list[Finding]:
     """Findings for every earlier entry of ``old_text`` edited or deleted in ``new_text``."""
+    if old_text == new_text:  # the common case (ledger unchanged since the base): nothing to parse
+        return []
     old_entries, new_entries = _entries(old_text), _entries(new_text)
     by_key = {entry.key: entry for entry in new_entries}
     matched_new: set[tuple[str, int]] = set()

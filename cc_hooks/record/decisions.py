@@ -15,6 +15,8 @@ Never raises on bad input; unknown labels and sections are kept (``extra``).
 
 from __future__ import annotations
 
+import functools
+
 import os
 import re
 from pathlib import Path
@@ -200,7 +202,15 @@ class _Builder:
 
 
 def parse_decisions(text: str, path: str = "DECISIONS.md") -> DecisionsFile:
-    """Parse DECISIONS.md text. Never raises; problems are in ``.findings``."""
+    """Parse DECISIONS.md text. Never raises; problems are in ``.findings``.
+
+    Memoized per (text, path) like ``parse_symptoms``: the result is shared, treat it as read-only.
+    """
+    return _parse_decisions(text, path)
+
+
+@functools.lru_cache(maxsize=4)
+def _parse_decisions(text: str, path: str) -> DecisionsFile:
     document = Document.parse(text)
     preamble, sections = document.sections(2)
     heading_at = {h.line: h for h in document.headings}

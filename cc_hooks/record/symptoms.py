@@ -20,6 +20,8 @@ process for the whole file (``validate_symptoms``).
 
 from __future__ import annotations
 
+import functools
+
 import os
 import re
 from pathlib import Path
@@ -333,7 +335,16 @@ class _Builder:
 
 
 def parse_symptoms(text: str, path: str = "SYMPTOMS.md") -> SymptomsFile:
-    """Parse SYMPTOMS.md text. Never raises; problems are in ``.findings``."""
+    """Parse SYMPTOMS.md text. Never raises; problems are in ``.findings``.
+
+    Several checks of one run parse the same ledger: the result is memoized per
+    (text, path) and shared, so treat it as read-only.
+    """
+    return _parse_symptoms(text, path)
+
+
+@functools.lru_cache(maxsize=4)
+def _parse_symptoms(text: str, path: str) -> SymptomsFile:
     document = Document.parse(text)
     preamble, sections = document.sections(2)
     heading_at = {h.line: h for h in document.headings}
