@@ -30,6 +30,14 @@ def git_available() -> bool:
     return shutil.which("git") is not None
 
 
+def check_not_abandoned() -> None:
+    """GitTimeout once the hook runtime gave up on the handler that wants to run git."""
+    from cc_hooks import runtime
+
+    if runtime.ABANDONED:
+        raise GitTimeout("the hook's time budget ran out; git not started")
+
+
 def work_tree_root(path: str | os.PathLike) -> Optional[Path]:
     """The top of the work tree containing ``path``, found without spawning git."""
     start = Path(os.path.abspath(path))
@@ -49,6 +57,7 @@ def run_git(
     """stdout of ``git -C root args...``; raises GitError on failure when ``check``."""
     if not git_available():
         raise GitError("git is not installed (not found on PATH)")
+    check_not_abandoned()
     env = {**os.environ, **GIT_ENV}
     try:
         proc = subprocess.run(

@@ -17,6 +17,9 @@ if TYPE_CHECKING:
     from pathlib import Path
 
 MAX_STDIN_BYTES = 16 * 1024 * 1024
+# Set when the runtime gave up on a handler: from then on no new git process may start
+# (cc_hooks.git checks it), so the abandoned thread cannot leave one running after exit.
+ABANDONED = False
 GRACE_SECONDS = 0.5
 
 EVENT_MODULES = {
@@ -123,6 +126,8 @@ def _cwd_of(payload: dict[str, Any]) -> str:
 
 
 def run_hook(stdin, stdout, stderr) -> int:
+    global ABANDONED
+    ABANDONED = False
     event = "?"
     cwd: Optional[str] = None
     try:
@@ -161,6 +166,7 @@ def _run_with_budget(module, ctx: HookContext):
         except BaseException as exc:  # reported by the caller
             box["error"] = exc
 
+    before = _child_pids()
     thread = threading.Thread(target=work, name=f"cc-hooks-{ctx.event}", daemon=True)
     thread.start()
     # The handler may re-anchor the deadline once it has read the config.
@@ -168,10 +174,51 @@ def _run_with_budget(module, ctx: HookContext):
         thread.join(timeout=0.05)
     if thread.is_alive():
         ctx.log("error", f"handler did not finish within its {ctx.deadline.seconds:g}s budget")
+        _abandon(before)
         return module.on_timeout(ctx)
     if "error" in box:
         raise box["error"]
     return box.get("result")
+
+
+def _child_pids() -> set[int]:
+    """This process's children (Linux /proc; empty elsewhere)."""
+    me = str(os.getpid()).encode()
+    children = set()
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return children
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as handle:
+                stat = handle.read()
+        except OSError:
+            continue
+        fields = stat[stat.rfind(b")") + 2 :].split()  # after "pid (comm) ": state, ppid, ...
+        if len(fields) > 1 and fields[1] == me:
+            children.add(int(entry))
+    return children
+
+
+def _abandon(before: set[int]) -> None:
+    """Stop what the abandoned handler runs: a git hung on a lock or a network file system
+    would otherwise outlive the hook, one more on every event. No new git may start; the
+    second pass catches one that was starting during the first."""
+    import signal
+
+    global ABANDONED
+    ABANDONED = True
+    for attempt in range(2):
+        for pid in _child_pids() - before:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        if attempt == 0:
+            time.sleep(0.05)
 
 
 def _emit(result, stdout, stderr) -> int:

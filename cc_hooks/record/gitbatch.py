@@ -11,7 +11,7 @@ import os
 import subprocess
 from typing import Iterable, Optional
 
-from cc_hooks.git import GIT_ENV, GitError, GitTimeout, git_available
+from cc_hooks.git import GIT_ENV, GitError, GitTimeout, check_not_abandoned, git_available
 
 
 def run_git_bytes(
@@ -24,6 +24,7 @@ def run_git_bytes(
     """The finished process (stdout bytes, stderr bytes); the caller reads the return code."""
     if not git_available():
         raise GitError("git is not installed (not found on PATH)")
+    check_not_abandoned()
     try:
         return subprocess.run(
             ["git", "-C", str(root), *args],
