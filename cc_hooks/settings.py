@@ -17,6 +17,7 @@ import json
 import os
 import re
 import shlex
+import stat
 import sys
 import time
 from dataclasses import dataclass
@@ -333,8 +334,27 @@ def _prune_backups(directory: Path, name: str) -> None:
             pass
 
 
+def read_only_problem(settings: SettingsFile) -> Optional[str]:
+    """Why the file must not be rewritten: no write bit is a person's "do not touch"
+    (root, and a rename over the file, would otherwise ignore it)."""
+    if not settings.exists:
+        return None
+    try:
+        mode = stat.S_IMODE(settings.path.stat().st_mode)
+    except OSError:
+        return None
+    if mode & 0o222:
+        return None
+    return f"{settings.path}: read-only (mode {mode:04o}); make it writable (chmod u+w) to let cc-hooks change it"
+
+
 def write(settings: SettingsFile, new: bytes) -> Optional[Path]:
-    """Back up, then replace atomically (through a symlink, keeping the mode). Returns the backup."""
+    """Back up, then replace atomically (through a symlink, keeping the mode). Returns the backup.
+
+    Raises SettingsError for a read-only file (nothing is written, not even the backup)."""
+    problem = read_only_problem(settings)
+    if problem:
+        raise SettingsError(problem)
     saved = backup(settings)
     mode = None
     if not settings.exists:

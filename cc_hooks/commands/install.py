@@ -59,6 +59,7 @@ def load_or_fail(path):
 def apply(file, new_data, dry_run: bool) -> str:
     """Write ``new_data`` if it differs; return the one-line outcome."""
     from cc_hooks import settings
+    from cc_hooks.cli import CliError
 
     new = settings.render(file, new_data)
     if file.exists and new_data == file.data:
@@ -66,7 +67,12 @@ def apply(file, new_data, dry_run: bool) -> str:
     if dry_run:
         print(settings.diff(file, new), end="")
         return f"{file.path}: dry run, nothing written"
-    saved = settings.write(file, new)
+    try:
+        saved = settings.write(file, new)
+    except settings.SettingsError as exc:
+        raise CliError(f"refusing to touch {exc}") from exc
+    except OSError as exc:
+        raise CliError(f"cannot write {file.path} ({exc.strerror or exc}); it is unchanged") from exc
     return f"{file.path}: written" + (f" (backup: {saved})" if saved else " (new file)")
 
 
