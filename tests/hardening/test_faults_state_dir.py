@@ -1,0 +1,53 @@
+"""A state directory that cannot be written (full, read-only, a file in its place): the hook still answers."""
+
+from __future__ import annotations
+
+
+import pytest
+
+from .conftest import EVENTS, assert_sane, hook_in_process
+from .faults import fill, mounted_tmpfs, payload
+
+
+# --- the state directory cannot be written ------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", EVENTS)
+def test_full_state_directory_the_hook_still_answers(repo, name):
+    with mounted_tmpfs(repo / ".git" / "cc-hooks", "64k") as state:
+        fill(state)
+        answer = hook_in_process(payload(name, repo))
+        assert_sane(answer, 15)
+        if name in ("PreCompact", "SessionStart"):
+            assert answer.stdout.strip(), answer  # the answer does not depend on writing state
+
+
+@pytest.mark.parametrize("name", EVENTS)
+def test_read_only_state_directory_the_hook_still_answers(repo, name):
+    with mounted_tmpfs(repo / ".git" / "cc-hooks", "1m", readonly=True):
+        answer = hook_in_process(payload(name, repo))
+        assert_sane(answer, 15)
+        if name in ("PreCompact", "SessionStart"):
+            assert answer.stdout.strip(), answer
+
+
+@pytest.mark.parametrize("name", EVENTS)
+def test_a_file_in_place_of_the_state_directory(repo, name):
+    (repo / ".git" / "cc-hooks").write_text("not a directory")
+    answer = hook_in_process(payload(name, repo))
+    assert_sane(answer, 15)
+    if name in ("PreCompact", "SessionStart"):
+        assert answer.stdout.strip(), answer
+    assert (repo / ".git" / "cc-hooks").read_text() == "not a directory"
+
+
+@pytest.mark.xfail(strict=True, reason="events/post_compact.py (another helper's): the capture write raises on ENOSPC, "
+                   "so the hook fails open with no line for the user and skips the audit it could still run")
+def test_post_compact_on_a_full_state_directory_still_tells_the_user(repo):
+    with mounted_tmpfs(repo / ".git" / "cc-hooks", "64k") as state:
+        fill(state)
+        answer = hook_in_process(payload("PostCompact", repo))
+    assert_sane(answer)
+    assert "cc-hooks" in answer.stdout, answer
+
+
