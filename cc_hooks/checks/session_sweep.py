@@ -27,9 +27,9 @@ CORRECTION_RE = re.compile(
 )
 _NOISE_RE = re.compile(r"\s+(2>&1|2>/dev/null|>/dev/null|1>&2)")
 _CD_RE = re.compile(r"^cd\s+(\"[^\"]*\"|'[^']*'|\S+)\s*&&\s*")
-# Read-only look-ups: "ls x" failing until a file is written is not a problem solved.
+# Read-only look-ups ("ls x" failing until a file is written) and version control: not problems solved.
 QUERY_PROGRAMS = {"ls", "cat", "head", "tail", "grep", "rg", "find", "which", "type", "command", "test", "[", "stat",
-                  "wc", "echo", "pwd", "file", "diff", "readlink", "realpath", "tree", "less", "gh"}
+                  "wc", "echo", "pwd", "file", "diff", "readlink", "realpath", "tree", "less", "gh", "git"}
 # Telling lines of a failure, strongest first; within a kind, the first occurrence wins.
 _ERROR_KINDS = [re.compile(p, re.IGNORECASE if i >= 3 else 0) for i, p in enumerate((
     r"^(FAILED|ERROR) ",  # pytest's short summary
@@ -91,20 +91,15 @@ def command_key(command: str) -> str:
 
 
 def can_be_outcome(key: str) -> bool:
-    """Look-ups and version-control plumbing failing then working is workflow, not a problem solved
-    (a `git commit` refused by a hook is the exception)."""
+    """Look-ups and version control failing then working is workflow, not a problem solved:
+    a push without upstream, an ignored path to add, a commit refused by a lint gate."""
     words = key.split()
-    if not words:
-        return False
-    program = words[0].rsplit("/", 1)[-1]
-    if program == "git":
-        return "commit" in words[1:3]
-    return program not in QUERY_PROGRAMS
+    return bool(words) and words[0].rsplit("/", 1)[-1] not in QUERY_PROGRAMS
 
 
 def error_line(output: str) -> str:
     """The line that says what went wrong, by the kinds above; else the first line that is not the exit code."""
-    lines = [line.strip() for line in output.splitlines() if line.strip()]
+    lines = [line.strip() for line in output.replace("\\n", "\n").splitlines() if line.strip()]  # some hooks escape newlines
     candidates = [line for line in lines if not _NOT_ERROR_RE.search(line)]
     for kind in _ERROR_KINDS:
         hit = next((line for line in candidates if kind.search(line)), None)

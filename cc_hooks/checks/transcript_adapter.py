@@ -2,21 +2,25 @@
 sweep's `Sweep`: tool calls with a plain verdict, repo-relative edited paths,
 real user prompts, and the commit shas the session printed.
 
-A Bash call counts as failed only when the CLI reported a non-zero exit code,
-and as succeeded only on exit 0. A call whose outcome is unknown (no result in
-the live part, interrupted, refused by the user, timed out) is left out: the
-sweep prefers missing an outcome to inventing one.
+A Bash call succeeded on exit 0 and failed on a non-zero exit code, or when a
+hook refused to run it (an error result with no exit code, e.g. "Pre-commit
+validation failed"). A call whose outcome is unknown (no result in the live
+part, interrupted, refused by the user, cancelled with its siblings) is left
+out: the sweep prefers missing an outcome to inventing one.
 """
 
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Optional
 
 from cc_hooks.checks.session_sweep import COMMITTING_RE, EDIT_TOOLS, Call, Sweep
 
 _PATH_KEYS = ("file_path", "notebook_path")
+_NOT_A_FAILURE_RE = re.compile(r"user doesn't want to proceed|user rejected|Request interrupted|Sibling tool call errored|"
+                               r"Interrupted by user|was blocked\. For security", re.IGNORECASE)
 
 
 def to_sweep(live, root) -> Sweep:
@@ -38,15 +42,24 @@ def _call(index: int, tool, paths: "_PathMapper") -> Optional[Call]:
     if tool.result_text is None:
         return None  # no result yet: the call is still running, or its result is before the boundary
     if tool.name == "Bash":
-        if tool.exit_code is None:
-            return None
-        return Call(index, "Bash", tool.command or "", None, tool.exit_code == 0, tool.result_text, tool.timestamp)
+        ok = _bash_ok(tool)
+        return None if ok is None else Call(index, "Bash", tool.command or "", None, ok, tool.result_text, tool.timestamp)
     if tool.name in EDIT_TOOLS:
         raw = next((tool.input.get(key) for key in _PATH_KEYS if isinstance(tool.input.get(key), str)), None)
         path = paths.relative(raw) if raw else None
         if path is None:
             return None  # outside the repository (a plan file, another checkout): not this repo's work
         return Call(index, tool.name, None, path, not tool.is_error, tool.result_text, tool.timestamp)
+    return None
+
+
+def _bash_ok(tool) -> Optional[bool]:
+    """True on exit 0, False on a non-zero exit or a hook's refusal, None when unknown."""
+    if tool.exit_code is not None:
+        return tool.exit_code == 0
+    detail = tool.tool_use_result if isinstance(tool.tool_use_result, dict) else {}
+    if tool.is_error and not detail.get("interrupted") and not _NOT_A_FAILURE_RE.search(tool.result_text or ""):
+        return False
     return None
 
 

@@ -65,8 +65,9 @@ def test_version_control_and_look_ups_are_not_outcomes():
     for command, error in (("git push", "fatal: The current branch x has no upstream branch."), ("ls build/out.txt", "No such file")):
         calls = [bash(1, command, False, f"Exit code 1\n{error}"), edit(2, "x.py"), bash(3, command, True, "")]
         assert find_outcomes(calls) == [], command
-    hooked = [bash(1, "git commit -m fix", False, "Exit code 1\nruff....Failed"), edit(2, "x.py"), bash(3, "git commit -m fix", True, "")]
-    assert [o.command for o in find_outcomes(hooked)] == ["git commit -m fix"]  # a hook refused it: a problem solved
+    hooked = [bash(1, "git add -A && git commit -m 'first try'", False, "Pre-commit validation failed:\\n\\n[CREDO] x"),
+              edit(2, "x.py"), bash(3, "git add -A && git commit -m 'first try'", True, "[main 1a2b3c4] first try")]
+    assert find_outcomes(hooked) == []  # a commit refused by a lint gate, then accepted: routine, not a symptom
 
 
 def test_error_line_prefers_the_telling_line_over_warnings_and_the_exit_code():
@@ -74,4 +75,5 @@ def test_error_line_prefers_the_telling_line_over_warnings_and_the_exit_code():
 
     assert error_line("Exit code 128\nfatal: pathspec 'x' did not match any files") == "fatal: pathspec 'x' did not match any files"
     assert error_line("Exit code 2\n12:00 [warning] Failed to parse x\n  1) test y\n     Assertion with == failed") == "Assertion with == failed"
+    assert error_line("Pre-commit validation failed:\\n\\n[CREDO] x") == "Pre-commit validation failed:"
     assert error_line("Exit code 1\nTraceback (most recent call last):\n  File \"a.py\", line 1\nKeyError: 'k'") == "KeyError: 'k'"

@@ -177,11 +177,14 @@ def test_unknown_results_and_paths_outside_the_repo_are_left_out(tmp_path):
         tool("Write", "5", file_path="/home/someone/.claude/plans/plan.md"),
         tool("Bash", "6", "Exit code 2\nerror: x", 2, command="make"),
         tool("Read", "7", file_path=str(tmp_path / "src" / "a.py")),
+        tool("Bash", "8", "Pre-commit validation failed:\\n[FORMAT] x", None, is_error=True, command="git commit -m a"),
+        tool("Bash", "9", "The user doesn't want to proceed with this tool use.", None, is_error=True, command="rm -rf x"),
     ]
     live = LiveTranscript(str(tmp_path / "t.jsonl"), 0, 0, None, tool_calls=calls, cwd=str(tmp_path))
     found = to_sweep(live, tmp_path)
     assert [(c.name, c.command or c.file, c.ok) for c in found.calls] == [
-        ("Edit", "src/a.py", True), ("Edit", "src/b.py", False), ("Bash", "make", False)]
+        ("Edit", "src/a.py", True), ("Edit", "src/b.py", False), ("Bash", "make", False),
+        ("Bash", "git commit -m a", False)]  # a hook's refusal is a failure; the user's is not
     assert found.edits == ["src/a.py"]
 
 
@@ -226,5 +229,5 @@ def test_spotter_sessions_sweep_cleanly(session, part, spotter_repo, tmp_path):
     assert len(outcomes) == len(expected), outcomes
     for (command, error), (want_command, want_error) in zip(outcomes, expected):
         assert command == want_command and error.startswith(want_error)
-    assert not any(command.startswith("git ") for command, _ in outcomes)  # `git push` without upstream is workflow
+    assert not any(command.startswith("git ") for command, _ in outcomes)  # push, add, lint-gated commits: workflow
     assert result.data["corrections"] == []  # bead-driven sessions: no corrections by the user
