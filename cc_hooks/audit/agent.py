@@ -1,9 +1,9 @@
 """The agent half of the audit: the user's own ``claude -p`` as the cold-start auditor.
 
 Run in the fresh-clone view, with the packaged cold-start-auditor prompt appended to the system
-prompt, read-only tools (Read, Grep, Glob and read-only git through Bash), the user's hooks
-disabled for that session, the caller's environment passed through, a timeout and a question
-limit. The answer must hold one JSON block grading every question sent; anything else is
+prompt, read-only tools (Read, Grep, Glob and read-only git through Bash), no hooks, no MCP
+servers and no saved session (the audit must not feed the record it audits, nor read anything but
+the repository), the caller's environment passed through, a timeout and a question limit. The answer must hold one JSON block grading every question sent; anything else is
 rejected (``AgentError``), never taken as a PASS. Grades merge with the program's: the
 stricter one wins.
 """
@@ -93,7 +93,8 @@ def run_agent(claude: Path, cwd: Path, questions: list[Question], head: str, abs
     definition = agent_definition("cold-start-auditor")
     prompt = build_prompt(questions, head, absent)
     argv = [str(claude), "-p", "--output-format", "json", "--append-system-prompt", definition["prompt"],
-            "--settings", NO_HOOKS, "--allowedTools", *ALLOWED_TOOLS, "--", prompt]
+            "--settings", NO_HOOKS, "--no-session-persistence", "--strict-mcp-config",
+            "--allowedTools", *ALLOWED_TOOLS, "--", prompt]
     started = time.monotonic()
     stdout, stderr, code = _execute(argv, cwd, dict(os.environ if env is None else env), timeout)
     answer = parse_output(stdout, stderr, code, [q.id for q in questions])

@@ -92,20 +92,29 @@ class Auditor:
     def decisions(self):
         return read_decisions(self.view.path, self.config.record.decisions)
 
+    def units(self, level: int) -> list[Unit]:
+        """The searchable units of one ladder level, read the first time a search needs them."""
+        if level in (GUARD, COMMENT):
+            return self._code_units[level]
+        return self._doc_units if level == INDEX else self._commit_units
+
     @cached_property
-    def units(self) -> dict[int, list[Unit]]:
-        units: dict[int, list[Unit]] = {GUARD: [], COMMENT: [], INDEX: [], LOG: []}
+    def _code_units(self) -> dict[int, list[Unit]]:
+        units: dict[int, list[Unit]] = {GUARD: [], COMMENT: []}
         for rel in self.tracked:
             if is_code_path(rel):
                 lines = _read_lines(self.view.path / rel)
                 if is_test_path(rel):
                     units[GUARD] += _test_units(rel, lines)
                 units[COMMENT] += _comment_units(rel, lines)
-            elif rel.lower().endswith(DOC_SUFFIXES) and rel not in self.excluded_docs and len(units[INDEX]) < MAX_DOCS * 20:
-                units[INDEX] += _doc_units(rel, _read_lines(self.view.path / rel), INDEX)
-        units[LOG] = self._commit_units()
         return units
 
+    @cached_property
+    def _doc_units(self) -> list[Unit]:
+        docs = [rel for rel in self.tracked if rel.lower().endswith(DOC_SUFFIXES) and rel not in self.excluded_docs]
+        return [unit for rel in docs[:MAX_DOCS] for unit in _doc_units(rel, _read_lines(self.view.path / rel), INDEX)]
+
+    @cached_property
     def _commit_units(self) -> list[Unit]:
         from cc_hooks.record.trailers import read_commits
 
@@ -136,7 +145,7 @@ class Auditor:
     def search(self, terms, levels=(GUARD, COMMENT, INDEX, LOG)) -> Optional[Unit]:
         """The first unit, in ladder order, that holds enough of ``terms`` (best match per level)."""
         for level in levels:
-            best = _best(self.units[level], terms)
+            best = _best(self.units(level), terms)
             if best is not None:
                 return best
         return None
@@ -440,20 +449,25 @@ def _test_units(rel: str, lines: list[str]) -> list[Unit]:
 
 
 def _comment_units(rel: str, lines: list[str]) -> list[Unit]:
-    units, block, first = [], [], 0
+    """Comment blocks and trailing comments, each read in its context: the code line it sits on
+    or above, and the definition (def/class/function) it is inside, as a reader at the danger
+    point sees them."""
+    units, block, first, definition = [], [], 0, ""
     for number, line in enumerate([*lines, ""], 1):
         match = _COMMENT_RE.match(line)
-        inline = re.search(r"\s(?:#|//)\s+(.+)$", line) if not match else None
         if match:
             if not block:
                 first = number
             block.append(match.group(1))
             continue
+        if _DEF_RE.match(line):
+            definition = line
+        inline = re.search(r"\s(?:#|//)\s+(.+)$", line)
         if block:
-            units.append(Unit(COMMENT, f"{rel}:{first}", frozenset(terms_of(" ".join(block)))))
+            units.append(Unit(COMMENT, f"{rel}:{first}", frozenset(terms_of(" ".join([definition, *block, line])))))
             block = []
         if inline and number <= len(lines):
-            units.append(Unit(COMMENT, f"{rel}:{number}", frozenset(terms_of(inline.group(1)))))
+            units.append(Unit(COMMENT, f"{rel}:{number}", frozenset(terms_of(f"{definition} {line}"))))
     return units
 
 

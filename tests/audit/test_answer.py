@@ -195,3 +195,25 @@ def test_docs_pointing_at_a_deleted_file_are_stale_but_machine_paths_are_not(pro
     project.commit("Remove the old doc")
     [stale] = by_kind(audit(project), STALE)
     assert stale.question.source == "docs/guide.md:5" and "docs/old.md" in stale.remediation
+
+
+# --- the ladder for free questions ---------------------------------------------------------
+
+TWO_DIGIT = "Why does parse_date reject two-digit years?"
+
+
+def test_a_free_question_is_answered_at_the_highest_rung_found(project):
+    project.write("src/dates.py", "def parse_date(text):\n    # Two-digit years are rejected: 24 could mean 1924 or 2024.\n"
+                  "    return text\n")
+    project.commit("Add parse_date")
+    comment = one(audit(project, [TWO_DIGIT]), "caller")
+    assert comment.grade == PASS and comment.level == 2 and comment.where == "src/dates.py:2"
+    project.write("tests/test_dates.py", "def test_parse_date_rejects_two_digit_years():\n    pass\n")
+    project.commit("Guard parse_date")
+    guard = one(audit(project, [TWO_DIGIT]), "caller")
+    assert guard.grade == PASS and guard.level == 1 and guard.where == "tests/test_dates.py::test_parse_date_rejects_two_digit_years"
+
+
+def test_a_question_without_searchable_words_fails_with_advice(project):
+    caller = one(audit(project, ["Why is it so?"]), "caller")
+    assert caller.grade == FAIL and "rephrase" in caller.remediation

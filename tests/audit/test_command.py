@@ -133,3 +133,17 @@ def test_an_empty_record_is_not_a_pass(tmp_path, capsys):
     git(tmp_path, "-c", "user.name=T", "-c", "user.email=t@e", "commit", "-qm", "init")
     assert main(["audit", "--project", str(tmp_path)]) == 1
     assert "an empty audit is not a PASS" in capsys.readouterr().out
+
+
+def test_rich_output_on_a_terminal(project, capsys):
+    from rich.console import Console
+
+    from cc_hooks.audit.report import print_rich
+
+    from .conftest import audit
+
+    console = Console(record=True, width=160, force_terminal=True)
+    print_rich(audit(project, ["Why is the frobnicator pinned to version 3?"]), console)
+    text = console.export_text()
+    assert "Cold-Start Audit" in text and "Score: 4/5  (weak: 0, fail: 1)" in text
+    assert "Where the answer lives" in text and "Lossy knowledge detected" in text and "frobnicator" in text

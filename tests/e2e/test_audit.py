@@ -86,6 +86,8 @@ def test_agent_audit_flips_the_checklist_once_the_record_is_fixed(claude: Claude
     (repo / "DECISIONS.md").write_text(DECISIONS)
     (repo / ".gitignore").write_text("CLAUDE.md\n")
     (repo / "CLAUDE.md").write_text("private notes: the add() bug came from a copy-paste\n")
+    claude.link_on_path(cc_hooks_exe)  # cc-hooks wired into the project: the audit session must not run it
+    subprocess.run([str(cc_hooks_exe), "install", "--project", str(repo)], check=True, capture_output=True, timeout=60)
     fix = commit(repo, f"Fix add() subtracting\n\nSymptom: {SYMPTOM}")
     trailer_id = f"trailer:{fix[:12]}"
 
@@ -98,6 +100,8 @@ def test_agent_audit_flips_the_checklist_once_the_record_is_fixed(claude: Claude
     assert f"[{DECISION_ID}] Why \"Keep integer-only arithmetic\", and what was rejected?" in request.text
     assert "You audit whether this repository's durable record" in request.text  # the cold-start-auditor prompt
     assert "`CLAUDE.md`" in request.last_user_text  # told which paths a clone lacks
+    assert "SessionStart hook additional context" not in request.text  # no hook ran in the audit session
+    assert not list((claude.home / ".claude" / "projects").glob("*/*.jsonl"))  # no session saved
     result = json.loads(first.stdout)
     grades = {r["id"]: r for r in result["results"]}
     assert grades[trailer_id]["grade"] == "WEAK"
