@@ -231,3 +231,14 @@ def test_spotter_sessions_sweep_cleanly(session, part, spotter_repo, tmp_path):
         assert command == want_command and error.startswith(want_error)
     assert not any(command.startswith("git ") for command, _ in outcomes)  # push, add, lint-gated commits: workflow
     assert result.data["corrections"] == []  # bead-driven sessions: no corrections by the user
+
+
+def test_check_command_sweeps_a_transcript_by_hand(demo, tmp_path):
+    import sys
+
+    repo = demo_repo(tmp_path, trailer=False)
+    proc = subprocess.run([sys.executable, "-m", "cc_hooks", "check", "--project", str(repo), "--transcript", str(demo),
+                           "--only", "session", "--json"], capture_output=True, text=True, timeout=120)
+    [session] = json.loads(proc.stdout)["checks"]
+    assert proc.returncode == 1 and session["status"] == "FAIL"
+    assert any(f.get("command") == PYTEST for f in session["findings"])
