@@ -29,7 +29,7 @@ DEFAULT_BUDGET_CHARS = 6_000
 
 
 class HookInput(BaseModel):
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", defer_build=True)
 
     hook_event_name: str
     session_id: str = ""
@@ -82,6 +82,8 @@ def parse_input(data: dict[str, Any]) -> HookInput:
 
 
 class _Specific(BaseModel):
+    model_config = ConfigDict(defer_build=True)
+
     additionalContext: str
 
 
@@ -94,6 +96,8 @@ class UserPromptSubmitSpecific(_Specific):
 
 
 class ContextOutput(BaseModel):
+    model_config = ConfigDict(defer_build=True)
+
     hookSpecificOutput: SessionStartSpecific | UserPromptSubmitSpecific
     systemMessage: Optional[str] = Field(default=None)
 
