@@ -87,7 +87,7 @@ def render(data: ReportInput) -> tuple[str, bool]:
     budget = max(500, data.budget)
     head = _header(data)
     if not data.initialized:
-        return _fit("\n".join(head), budget), False
+        return _fit("\n".join(head + _debt(data.capture_debt, budget // MAX_DEBT_SHARE, data.debt_title)), budget), False
     tail = _tail(data, budget)
     room = budget - len("\n".join(head)) - len("\n".join(tail)) - 4
     body, cut = _claim_lists(data.claims, room)

@@ -269,3 +269,23 @@ def test_sources_outside_report_sources_get_no_report(record):
 
     assert hook(record, "SessionStart", source="startup").stdout == b""
     assert b"additionalContext" in hook(record, "SessionStart", source="compact").stdout
+
+
+def test_repository_text_in_header_notes_is_quoted_too(record):
+    path = record / "next_steps.md"
+    path.write_text(re.sub(r"^## CURRENT STATE.*$", f"## CURRENT STATE — {INJECTION}", path.read_text(), flags=re.M))
+    (record / ".cc-hooks.toml").write_text(f'[hooks]\nprecompact_policy = "{INJECTION}"\n')
+    git(record, "commit", "-q", "-am", "Break the record")
+
+    report, _ = session_start(record, "startup")
+
+    assert "Dashboard problem:" in report and "Configuration problem (defaults used):" in report
+    assert report.count(INJECTION) == 2 and quoted(report, INJECTION)
+
+
+def test_without_a_record_a_missed_capture_is_still_reported(git_repo):
+    report, message = session_start(git_repo, "compact", prompt_id="p-1")
+
+    assert message == "cc-hooks: record not initialized"
+    assert "The record is not initialized" in report and "Capture missed" in report
+    assert "### Capture debt" in report and "found by the compaction checklist run now" in report

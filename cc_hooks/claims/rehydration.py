@@ -151,20 +151,21 @@ def claims_from_dashboard(read) -> list[Claim]:
 
 
 def _read_dashboard(root: Path, config):
-    """(DashboardRead or None, locator, notes)."""
+    """(DashboardRead or None, locator, notes). The notes quote repository text, so it stays data."""
     from cc_hooks.record.dashboard import DashboardError, open_dashboard
+    from cc_hooks.report import quote
 
     try:
         backend, declaration, _ = open_dashboard(root, config)
     except DashboardError as exc:
-        return None, None, [f"The dashboard could not be opened: {exc}."]
+        return None, None, [f"The dashboard could not be opened: {quote(str(exc))}."]
     if declaration.backend != "file":
         return None, f"{declaration.backend} {declaration.locator}", [
-            f"The dashboard is declared as `{declaration.backend}`, which a hook cannot read offline; its claims are unchecked."
+            f"The dashboard is declared as {quote(declaration.backend)}, which a hook cannot read offline; its claims are unchecked."
         ]
     read = backend.read()
-    notes = [f.message for f in read.findings if getattr(f, "severity", "error") != "info" and f.rule != "dashboard-missing"]
-    return read, declaration.locator, notes[:3]
+    problems = [f.message for f in read.findings if getattr(f, "severity", "error") != "info" and f.rule != "dashboard-missing"]
+    return read, declaration.locator, [f"Dashboard problem: {quote(message)}" for message in problems[:3]]
 
 
 def _head_fact(ctx) -> Optional[str]:
@@ -190,7 +191,9 @@ def _head_only(root: Path, deadline) -> tuple[Optional[str], Optional[str]]:
     try:
         tip = head(root, timeout=min(5.0, deadline.remaining()))
     except GitError as exc:
-        return None, f"Git state could not be read: {exc}."
+        from cc_hooks.report import quote
+
+        return None, f"Git state could not be read: {quote(str(exc))}."
     return head_fact(tip.branch, tip.sha), None
 
 

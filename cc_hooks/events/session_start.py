@@ -55,12 +55,15 @@ def handle(ctx: HookContext):
 
 
 def _notes(project) -> list[str]:
+    """Header facts; the names and messages in them come from the repository, so they are quoted."""
+    from cc_hooks.report import quote
+
     notes = []
     missing = project.missing_stores()
     if missing:
-        notes.append("Record files missing: " + ", ".join(missing) + " (`cc-hooks init` creates them).")
+        notes.append("Record files missing: " + ", ".join(quote(name) for name in missing) + " (`cc-hooks init` creates them).")
     if project.config_problem:
-        notes.append(f"Configuration problem (defaults used): {project.config_problem}")
+        notes.append(f"Configuration problem (defaults used): {quote(project.config_problem)}")
     return notes
 
 
