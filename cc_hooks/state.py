@@ -151,7 +151,7 @@ def state_key(session_id: str) -> str:
 # hook.log                               failures and notes, one JSON object a line
 # checkpoints/<session>/<key>.json       what PreCompact found (key: prompt_id or time)
 # summaries/<session>/<stamp>.json       PostCompact's capture of the harness summary (+ audit)
-# pending/<session>.json                 context for the next UserPromptSubmit of that session
+# pending/<session>/<stamp>-<pid>.json   one item of context for the next UserPromptSubmit of that session
 
 
 def write_json(path: Path, data: object) -> None:
@@ -175,39 +175,51 @@ def stamp() -> str:
     return time.strftime("%Y%m%dT%H%M%S", time.gmtime(now)) + f"{int((now % 1) * 1e6):06d}Z"
 
 
-def pending_path(directory: Path, session_id: str) -> Path:
+def pending_dir(directory: Path, session_id: str) -> Path:
     from pathlib import Path
 
-    return Path(directory) / "pending" / f"{state_key(session_id)}.json"
+    return Path(directory) / "pending" / state_key(session_id)
 
 
 def has_pending(common_dir: str, session_id: str) -> bool:
-    """The hot-path check of UserPromptSubmit: one stat, no pathlib."""
-    return os.path.exists(os.path.join(common_dir, STATE_DIR_NAME, "pending", f"{state_key(session_id)}.json"))
-
-
-def take_pending(directory: Path, session_id: str) -> object | None:
-    """Claim and remove the pending delivery of a session: exactly once, even when
-    several hook processes race (only one ``rename`` of the file can succeed)."""
-    source = pending_path(directory, session_id)
-    claimed = source.with_name(f"{source.name}.taken-{os.getpid()}")
+    """The hot-path check of UserPromptSubmit: one listdir, no pathlib."""
     try:
-        os.rename(source, claimed)
+        names = os.listdir(os.path.join(common_dir, STATE_DIR_NAME, "pending", state_key(session_id)))
+    except OSError:
+        return False
+    return any(not name.startswith(".") for name in names)
+
+
+def add_pending(directory: Path, session_id: str, item: dict) -> None:
+    """Queue ``item`` for the next prompt of the session.
+
+    One file per item, so writers never read-modify-write a shared file: two
+    PostCompacts of one session at once both get their item delivered."""
+    name = f"{stamp()}-{os.getpid()}-{os.urandom(3).hex()}.json"
+    write_json(pending_dir(directory, session_id) / name, {"session_id": session_id, "item": item})
+
+
+def take_pending(directory: Path, session_id: str) -> dict | None:
+    """Claim and remove the queued items of a session, oldest first: exactly once, even
+    when several hook processes race (only one ``rename`` of each file can succeed).
+    Returns ``{"session_id": ..., "items": [...]}`` or None when nothing was claimed."""
+    folder = pending_dir(directory, session_id)
+    try:
+        names = sorted(name for name in os.listdir(folder) if not name.startswith("."))
     except OSError:
         return None
-    try:
-        return read_json(claimed)
-    finally:
+    items = []
+    for name in names:
+        claimed = folder / f".{name}.taken-{os.getpid()}"
+        try:
+            os.rename(folder / name, claimed)
+        except OSError:
+            continue  # another process took it
+        data = read_json(claimed)
         try:
             os.unlink(claimed)
         except OSError:
             pass
-
-
-def add_pending(directory: Path, session_id: str, item: dict) -> None:
-    """Queue ``item`` for the next prompt of the session (merged with what is queued)."""
-    path = pending_path(directory, session_id)
-    existing = read_json(path)
-    items = existing.get("items", []) if isinstance(existing, dict) else []
-    items.append(item)
-    write_json(path, {"session_id": session_id, "items": items})
+        if isinstance(data, dict) and isinstance(data.get("item"), dict):
+            items.append(data["item"])
+    return {"session_id": session_id, "items": items} if items else None

@@ -208,7 +208,7 @@ def test_linked_worktrees_share_one_state_dir(repo, tmp_path):
     linked = tmp_path / "linked"
     subprocess.run(["git", "-C", str(repo), "worktree", "add", "-q", str(linked), "-b", "side"], check=True)
     run_hook(event("PostCompact", linked, trigger="auto", compact_summary="s"), linked)
-    assert (repo / ".git" / "cc-hooks" / "pending" / "sess-1.json").exists()
+    assert [p.suffix for p in (repo / ".git" / "cc-hooks" / "pending" / "sess-1").iterdir()] == [".json"]
 
 
 HOOK_IMPORTS = textwrap.dedent(

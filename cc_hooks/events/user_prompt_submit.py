@@ -22,21 +22,31 @@ def quick(payload: dict, cwd: str):
 
 
 def handle(ctx: HookContext):
+    # Everything slow (pydantic, the config) comes before the claim: once the queued
+    # items are taken they must reach the output, or be queued again.
     from cc_hooks.config import load_config_or_default
     from cc_hooks.protocol import user_prompt_submit_output
-    from cc_hooks.state import take_pending
+    from cc_hooks.state import add_pending, take_pending
 
     directory = ctx.state_dir()
     if directory is None:
         return None
+    config, _ = load_config_or_default(ctx.repo_root())
+    if ctx.deadline.expired():
+        return None  # the runtime has given up on us: leave the queue for the next prompt
     pending = take_pending(directory, ctx.session_id)
     if not isinstance(pending, dict):
         return None
-    texts = [item["text"] for item in pending.get("items", []) if isinstance(item, dict) and isinstance(item.get("text"), str)]
+    items = [item for item in pending.get("items", []) if isinstance(item, dict)]
+    texts = [item["text"] for item in items if isinstance(item.get("text"), str)]
     if not texts:
         return None
-    config, _ = load_config_or_default(ctx.repo_root())
-    return user_prompt_submit_output("\n\n".join(texts), config.hooks.budget_chars)
+    result = user_prompt_submit_output("\n\n".join(texts), config.hooks.budget_chars)
+    if ctx.deadline.expired():
+        for item in items:  # too late to be printed: queue them again
+            add_pending(directory, ctx.session_id, item)
+        return None
+    return result
 
 
 def on_timeout(ctx: HookContext):
