@@ -85,13 +85,13 @@ def record_files(files: int, symptoms: int, decisions: int, questions: int) -> d
         "DECISIONS.md": decisions_text(decisions),
         "COLDSTART_QUESTIONS.md": questions_text(questions, files),
         "CLAUDE.md": "# Notes\n\nDashboard: file next_steps.md\n",
+        "tests/test_pool.py": "".join(f"def test_recycle_{i}():\n    assert True\n\n\n" for i in range(symptoms)),
     }
 
 
-def _stream(rng: random.Random, commits: int, files: int, record: dict[str, str], symptoms: int) -> bytes:
-    record_at = max(2, int(commits * RECORD_AT))
+def _stream(rng: random.Random, numbers: range, files: int, record: dict[str, str] | None, symptoms: int) -> bytes:
     out = []
-    for n in range(1, commits + 1):
+    for n in numbers:
         if n == 1:
             changed = range(files)
         else:
@@ -104,16 +104,26 @@ def _stream(rng: random.Random, commits: int, files: int, record: dict[str, str]
         out.append(b"commit refs/heads/main\nmark :%d\n" % n)
         out.append(b"committer Bench <bench@example.com> %d +0000\n" % (BASE_EPOCH + n * 600))
         out.append(_data(message.encode()))
-        if n > 1:
+        if n > numbers.start:
             out.append(b"from :%d\n" % (n - 1))
+        elif n > 1:
+            out.append(b"from refs/heads/main^0\n")
         for k in changed:
             body = f"# module {k}\nVALUE = {n}\n\n\ndef handler_{k}():\n    return VALUE\n".encode()
             out.append(b"M 100644 inline src/mod%d.py\n" % k + _data(body))
-        if n == record_at:
+        if record and n == numbers.start:
             for name, text in record.items():
                 out.append(b"M 100644 inline %s\n" % name.encode() + _data(text.encode()))
         out.append(b"\n")
     return b"".join(out)
+
+
+def _real_shas(text: str, repo: Path) -> str:
+    """The ledger generator names made-up fix commits (``0003e8a``): name real fix commits instead."""
+    fixes = _git(repo, "log", "--format=%h", "--abbrev=10", "--grep=^Symptom:", "main").split()
+    if not fixes:
+        return text
+    return re.sub(r"\b[0-9a-f]{6}[ab]\b", lambda m: fixes[int(m.group(0)[:6], 16) % len(fixes)], text)
 
 
 def base_repo(commits: int, seed: int = 0, files: int = 300, symptoms: int = 1000, decisions: int = 500,
@@ -123,13 +133,16 @@ def base_repo(commits: int, seed: int = 0, files: int = 300, symptoms: int = 100
     def build(repo: Path) -> None:
         repo.mkdir(parents=True)
         _git(repo, "init", "-q", "-b", "main")
+        rng, record_at = random.Random(seed), max(2, int(commits * RECORD_AT))
+        _git(repo, "fast-import", "--quiet", input=_stream(rng, range(1, record_at), files, None, symptoms))
         record = record_files(files, symptoms, decisions, questions)
-        _git(repo, "fast-import", "--quiet", input=_stream(random.Random(seed), commits, files, record, symptoms))
+        record["SYMPTOMS.md"] = _real_shas(record["SYMPTOMS.md"], repo)
+        _git(repo, "fast-import", "--quiet", input=_stream(rng, range(record_at, commits + 1), files, record, symptoms))
         _git(repo, "checkout", "-q", "-f", "main")
         _git(repo, "branch", "feature", "HEAD~50" if commits > 60 else "HEAD~1")
         _git(repo, "gc", "-q", "--auto")
 
-    name = f"repo-s{seed}-c{commits}-f{files}-y{symptoms}-d{decisions}-q{questions}"
+    name = f"repo-v2-s{seed}-c{commits}-f{files}-y{symptoms}-d{decisions}-q{questions}"
     return _publish(build, cache_root() / name)
 
 

@@ -36,6 +36,8 @@ MB = fixtures.MB
 HOOK = [PY, "-m", "cc_hooks", "hook"]
 CLI = [PY, "-m", "cc_hooks"]
 TIME_BIN = shutil.which("time", path="/usr/bin:/bin")
+GROUPS = ("floors", "hooks", "cli", "transcript")
+REMEDIES: dict[str, str] = {}  # target label prefix -> the diagnosis and the fix (filled below)
 
 
 @dataclass
@@ -216,14 +218,54 @@ def measure(size: Size, work: Path, peers: Peers, log=print) -> dict:
         ]
     log("transcript work, ours and peers:")
     run_group(transcript, size.heavy_runs, log, size.warm)
-    return {"floors": floors, "hooks": hooks, "cli": cli, "transcript": transcript, "fixtures": fx}
+    return {"groups": {"floors": floors, "hooks": hooks, "cli": cli, "transcript": transcript},
+            "small_mb": small.stat().st_size / MB, "large_mb": large.stat().st_size / MB,
+            "shapes": [transcript_shape(small), transcript_shape(large)]}
+
+
+# --- profiles of what missed a target -------------------------------------------------------------
+
+PROFILE = r"""
+import cProfile, importlib, io, json, pstats, subprocess, sys, time
+from pathlib import Path
+from cc_hooks.runtime import DEFAULT_SECONDS, EVENT_MODULES, Deadline, HookContext
+payload = json.loads(sys.stdin.read())
+spawned = []
+real_init = subprocess.Popen.__init__
+def spy(self, args, *a, **k):
+    spawned.append(args)
+    real_init(self, args, *a, **k)
+subprocess.Popen.__init__ = spy
+event = payload["hook_event_name"]
+module = importlib.import_module("cc_hooks.events." + EVENT_MODULES[event])
+ctx = HookContext(event, payload, Path(payload["cwd"]), Deadline(DEFAULT_SECONDS[event]))
+profile = cProfile.Profile()
+started = time.perf_counter()
+profile.runcall(module.handle, ctx)
+took = time.perf_counter() - started
+out = io.StringIO()
+pstats.Stats(profile, stream=out).sort_stats("cumulative").print_stats(r"cc_hooks", int(sys.argv[1]))
+rows = [l for l in out.getvalue().splitlines() if "cc_hooks/" in l and l.strip()[:1].isdigit()]
+print(f"handler {took * 1000:.0f} ms under cProfile, {len(spawned)} subprocesses (git)")
+print("   ncalls  tottime  cumtime  function")
+for row in rows:
+    parts = row.split(None, 5)
+    print(f"{parts[0]:>9} {float(parts[1]):8.3f} {float(parts[3]):8.3f}  {parts[5].replace(str(Path.cwd()), '.')}")
+"""
+
+
+def profile_hook(cmd: Cmd, top: int = 14) -> str:
+    """cProfile's top cc_hooks entries (cumulative) of the hook's handler, run in the main thread."""
+    proc = subprocess.run([PY, "-c", PROFILE, str(top)], input=cmd.stdin, capture_output=True, cwd=cmd.cwd, env=cmd.env)
+    text = proc.stdout.decode(errors="replace").replace(str(ROOT) + "/", "")
+    return text if proc.returncode == 0 else f"profile failed: {proc.stderr.decode(errors='replace')[-500:]}"
 
 
 # --- report ---------------------------------------------------------------------------------------
 
 
 def by_name(results: dict) -> dict[str, Cmd]:
-    return {c.name: c for group in ("floors", "hooks", "cli", "transcript") for c in results[group]}
+    return {c.name: c for group in GROUPS for c in results["groups"][group]}
 
 
 def ms(cmd: Cmd) -> str:
@@ -245,7 +287,7 @@ def targets(results: dict, size: Size) -> list[tuple[str, str, str, str]]:
     by = by_name(results)
     lo, hi = size.commits
     few, many = size.claims
-    small, large = (results["fixtures"][k].stat().st_size / MB for k in ("small", "large"))
+    small, large = results["small_mb"], results["large_mb"]
     floor, imports = by["python -c pass"], by['python -c "import pydantic, git"']
 
     def r(a: str, b: Cmd | str) -> Optional[float]:
@@ -277,7 +319,7 @@ def targets(results: dict, size: Size) -> list[tuple[str, str, str, str]]:
                 add(f"{peer} / {ours}, {mb:.0f} MB (peer time over ours)", by[b].median / by[a].median, 1, reverse=True)
             else:
                 out.append((f"{peer} / {ours}, {mb:.0f} MB", "n/a", "≥ 1", f"NOT MEASURED: {by[b].error if b in by else 'peer absent'}"))
-    worst = max(((c.peak_mb or 0), c.name) for c in results["hooks"])
+    worst = max(((c.peak_mb or 0), c.name) for c in results["groups"]["hooks"])
     out.append((f"peak memory of every hook (largest: {worst[1]})", f"{worst[0]:.0f} MB", "≤ 100 MB",
                 "met" if 0 < worst[0] <= 100 else ("NOT MEASURED" if not worst[0] else "MISSED")))
     return out
@@ -287,7 +329,7 @@ def growth(results: dict, size: Size) -> list[tuple[str, ...]]:
     by = by_name(results)
     lo, hi = size.commits
     few, many = size.claims
-    small, large = (results["fixtures"][k].stat().st_size / MB for k in ("small", "large"))
+    small, large = results["small_mb"], results["large_mb"]
     pairs = [
         (f"SessionStart, {few} → {many} claims ({lo:,} commits)", f"SessionStart report, {lo:,} commits, {few} claims",
          f"SessionStart report, {lo:,} commits, {many} claims"),
@@ -314,55 +356,68 @@ def growth(results: dict, size: Size) -> list[tuple[str, ...]]:
     return rows
 
 
-def render(results: dict, size: Size, smoke: bool, load: tuple[float, float], took: float, peers: Peers) -> str:
-    by = by_name(results)
+def render(results: dict, size: Size) -> str:
+    by, meta = by_name(results), results["meta"]
     floor, imports = by["python -c pass"], by['python -c "import pydantic, git"']
     header = ("command", "ms", "× python -c pass", "× import pydantic, git", "peak MB", "note")
-    fx = results["fixtures"]
-    small, large = fx["small"], fx["large"]
+    groups = results["groups"]
+    load = meta["load"]
+    verdicts = targets(results, size)
     lines = [
         "# Benchmarks",
         "",
-        "Generated by `python bench/run_all.py`" + (" --smoke (tiny fixtures: figures meaningless)" if smoke else "")
-        + f" in {took / 60:.1f} min.",
+        "Generated by `python bench/run_all.py`" + (" --smoke (tiny fixtures: figures meaningless)" if meta["smoke"] else "")
+        + f" in {meta['took'] / 60:.1f} min, {meta['when']}. All tables below come from that one run.",
         "",
-        f"- Machine: {machine()}.",
+        f"- Machine: {meta['machine']}.",
         f"- Load average (1 min) at start {load[0]:.2f}, at end {load[1]:.2f}"
-        + (" — the machine was shared with other work during the run; absolute times drift, the ratios below "
-           "are measured in the same run (interleaved rounds)." if max(load) > 0.5 else "."),
+        + (" — the machine was shared with other work (other test suites) during the run: absolute times are "
+           "inflated and drift; the ratios are measured in the same run, with each round interleaving every "
+           "command of its group." if max(load) > 1.0 else "."),
         (f"- Every figure: median of {size.runs} interleaved runs after a warm-up ({size.heavy_runs} for the "
-        "transcript/peer group). Peak memory: max RSS of one run (`/usr/bin/time -f %M`)." if size.warm else
+         "transcript/peer group). Peak memory: max RSS of one more run (`/usr/bin/time -f %M`)." if size.warm else
          "- Smoke: one run per command, no warm-up, no memory run."),
         f"- Fixtures (seeded, cached, built by `bench/fixtures.py`): repositories of {size.commits[0]:,} and "
         f"{size.commits[1]:,} commits (`git fast-import`, {size.ledgers.get('files', 300)} files, ~4% fix commits with a "
-        f"`Symptom:` trailer, SYMPTOMS.md {size.ledgers.get('symptoms', 1000)} entries, DECISIONS.md "
-        f"{size.ledgers.get('decisions', 500)}, COLDSTART_QUESTIONS.md {size.ledgers.get('questions', 300)} lines, "
-        f"dashboards of {size.claims[0]} and {size.claims[1]} claims); transcripts of {small.stat().st_size / MB:.1f} "
-        f"and {large.stat().st_size / MB:.1f} MB from real corpus lines with the same live tail "
-        f"({transcript_shape(small)}; {transcript_shape(large)}).",
-        f"- Peers: {peers.describe()}.",
+        f"`Symptom:` trailer, SYMPTOMS.md {size.ledgers.get('symptoms', 1000)} entries naming real fix commits, "
+        f"DECISIONS.md {size.ledgers.get('decisions', 500)}, COLDSTART_QUESTIONS.md {size.ledgers.get('questions', 300)} "
+        f"lines, dashboards of {size.claims[0]} and {size.claims[1]} claims); transcripts from real corpus lines with "
+        f"the same live tail ({'; '.join(results['shapes'])}).",
+        f"- Peers: {meta['peers']}.",
         "",
         "## Targets (issue 8 §3)",
         "",
-        table(targets(results, size), ("target", "measured", "limit", "verdict")),
+        table(verdicts, ("target", "measured", "limit", "verdict")),
         "",
         "## Floors and hooks",
         "",
-        table(rows_for(results["floors"] + results["hooks"], floor, imports), header),
+        table(rows_for(groups["floors"] + groups["hooks"], floor, imports), header),
         "",
         "## CLI verbs",
         "",
-        table(rows_for(results["cli"], floor, imports), header),
+        table(rows_for(groups["cli"], floor, imports), header),
         "",
         "## Transcript work, ours beside peers (same bytes)",
         "",
-        table(rows_for(results["transcript"], floor, imports), header),
+        table(rows_for(groups["transcript"], floor, imports), header),
         "",
         "## Growth",
         "",
         table(growth(results, size), ("growth", "ms", "ratio", "peak MB")),
         "",
     ]
+    missed = [v for v in verdicts if v[3] == "MISSED"]
+    if missed:
+        lines += ["## Gaps: profiles and fixes", ""]
+        for label, measured, limit, _ in missed:
+            lines += [f"### {label}: {measured} (limit {limit})", ""]
+            remedy = next((text for key, text in REMEDIES.items() if label.startswith(key)), None)
+            if remedy:
+                lines += [remedy, ""]
+            profile = next((text for key, text in results.get("profiles", {}).items() if label.startswith(key)), None)
+            if profile:
+                lines += ["cProfile of the handler (main thread, same fixture), top entries by cumulative time:", "",
+                          "```", profile.rstrip(), "```", ""]
     return "\n".join(lines)
 
 
@@ -376,22 +431,61 @@ def transcript_shape(path: Path) -> str:
             f"{100 * live.live_offset / live.size:.1f}% before the last boundary")
 
 
+def save(results: dict, path: Path) -> None:
+    data = {**results, "groups": {g: [{"name": c.name, "samples": c.samples, "peak_mb": c.peak_mb, "error": c.error}
+                                      for c in cmds] for g, cmds in results["groups"].items()}}
+    path.write_text(json.dumps(data, indent=1), encoding="utf-8")
+
+
+def load(path: Path) -> dict:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["groups"] = {g: [Cmd(c["name"], [], samples=c["samples"], peak_mb=c["peak_mb"], error=c["error"]) for c in cmds]
+                      for g, cmds in data["groups"].items()}
+    return data
+
+
+def profile_misses(results: dict, size: Size) -> dict[str, str]:
+    """A profile of each hook whose target was missed (while its fixture still exists)."""
+    by = by_name(results)
+    lo, many = size.commits[0], size.claims[1]
+    large = results["large_mb"]
+    hooks = {"SessionStart": f"SessionStart report, {lo:,} commits, {many} claims",
+             "PreCompact": f"PreCompact, {lo:,} commits, {large:.0f} MB transcript",
+             "UserPromptSubmit": "UserPromptSubmit, nothing pending"}
+    profiles = {}
+    for label, _, _, verdict in targets(results, size):
+        key = label.split()[0]
+        if verdict == "MISSED" and key in hooks and key not in profiles and by[hooks[key]].samples:
+            profiles[key] = profile_hook(by[hooks[key]])
+    return profiles
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--smoke", action="store_true", help="tiny fixtures, one run each; peers only if installed")
     parser.add_argument("--runs", type=int, help="runs per command (default 7; 1 with --smoke)")
     parser.add_argument("--out", help="where to write the markdown (default docs/benchmarks.md; none with --smoke)")
+    parser.add_argument("--save", help="also save the raw figures as JSON")
+    parser.add_argument("--render", metavar="JSON", help="only render the markdown from figures saved by --save")
     args = parser.parse_args()
     size = SMOKE if args.smoke else FULL
     if args.runs:
         size.runs = args.runs
     out = Path(args.out) if args.out else (None if args.smoke else ROOT / "docs" / "benchmarks.md")
-    load0, started = os.getloadavg()[0], time.perf_counter()
-    peers = Peers(install=not args.smoke)
-    with tempfile.TemporaryDirectory(prefix="cc-hooks-bench-run-") as tmp:
-        results = measure(size, Path(tmp), peers)
-        took = time.perf_counter() - started
-        text = render(results, size, args.smoke, (load0, os.getloadavg()[0]), took, peers)
+    if args.render:
+        results = load(Path(args.render))
+    else:
+        load0, started = os.getloadavg()[0], time.perf_counter()
+        peers = Peers(install=not args.smoke)
+        with tempfile.TemporaryDirectory(prefix="cc-hooks-bench-run-") as tmp:
+            results = measure(size, Path(tmp), peers)
+            results["meta"] = {"load": [load0, os.getloadavg()[0]], "took": time.perf_counter() - started,
+                               "machine": machine(), "peers": peers.describe(), "smoke": args.smoke,
+                               "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
+            results["profiles"] = {} if args.smoke else profile_misses(results, size)
+        if args.save:
+            save(results, Path(args.save))
+    text = render(results, size)
     print("\n" + text)
     if out:
         out.parent.mkdir(parents=True, exist_ok=True)
