@@ -20,7 +20,7 @@ address becomes a check and a wrong address becomes a false contradiction:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Optional
 
 SHA = "sha"
@@ -72,6 +72,7 @@ class Address:
     value: str  # the sha, name, path (without :line), reference or probe name
     line: Optional[int] = None  # path:line
     end_line: Optional[int] = None  # path:line-end
+    quoted: bool = field(default=False, compare=False)  # written in backticks: a deliberate name
 
     def __str__(self) -> str:
         if self.kind == PROBE:
@@ -98,7 +99,7 @@ def extract_addresses(text: str) -> list[Address]:
     for match in _SPAN_RE.finditer(text):
         address = _classify_span(match.group(2).strip(), text[: match.start()])
         if address is not None:
-            found.append((match.start(), address))
+            found.append((match.start(), replace(address, quoted=True)))
     plain = _SPAN_RE.sub(lambda m: " " * len(m.group(0)), text)
     found.extend(_plain_addresses(plain))
     found.sort(key=lambda pair: pair[0])

@@ -73,6 +73,7 @@ class VerifyContext:
         self._refs: Optional[dict[str, Ref]] = None
         self._status: Optional[Status] = None
         self._subjects: dict[str, str] = {}
+        self._tree: Optional[list[tuple[str, str, str]]] = None
 
     # --- budget -----------------------------------------------------------------
 
@@ -138,6 +139,19 @@ class VerifyContext:
         out = self.git("rev-list", "--stdin", input="\n".join(shas) + f"\n^{target}\n")
         listed = set(out.split())
         return {sha for sha in shas if sha in listed}
+
+    def tree(self) -> list[tuple[str, str, str]]:
+        """(path, sha, type) of every file and directory at HEAD (one process)."""
+        if self._tree is None:
+            out = self.git("ls-tree", "-r", "-t", "-z", "HEAD", check=False)
+            entries = []
+            for record in out.split("\0"):
+                meta, _, path = record.partition("\t")
+                parts = meta.split()
+                if path and len(parts) == 3:
+                    entries.append((path, parts[2], parts[1]))
+            self._tree = entries
+        return self._tree
 
     def subjects(self, shas: Iterable[str]) -> dict[str, str]:
         """Full sha -> subject line for existing commits (one process for those not yet known)."""

@@ -5,6 +5,12 @@ Batched: one ``cat-file --batch-check`` for every ``HEAD:path``, one
 ``check-ignore`` for the found ones, one ``cat-file --batch`` for the blobs
 whose line count matters. A backticked ``name`` that is neither a ref (the git
 verifier accepts those) nor a path at HEAD contradicts its claim.
+
+A path not at HEAD as written is looked up once more in the whole tree (one
+``ls-tree``), because summaries name files by their base name ("updated
+`session_live.ex`"): one path ending in it is the file; several verify that
+it exists; none contradicts the claim, except for a bare name written
+without backticks ("bumped highlight.js"), which may name no file at all.
 """
 
 from __future__ import annotations
@@ -13,7 +19,7 @@ import os
 
 from cc_hooks.claims import addresses as addr
 from cc_hooks.claims.context import VerifyContext
-from cc_hooks.claims.model import CONTRADICTED, POSITION, QUEUE, VERIFIED, Claim
+from cc_hooks.claims.model import CONTRADICTED, POSITION, QUEUE, UNVERIFIED, VERIFIED, Claim
 
 NAME = "paths"
 
@@ -38,6 +44,12 @@ def verify(ctx: VerifyContext, claims: list[Claim]) -> None:
                 wanted[address.value] = relative
     objects = ctx.objects(f"HEAD:{rel}" for rel in wanted.values() if rel)
     present = {value: objects.get(f"HEAD:{rel}") for value, rel in wanted.items()}
+    missing = {v: wanted[v] for v, obj in present.items() if obj is None and wanted[v] and not (ctx.root / wanted[v]).exists()}
+    elsewhere = _elsewhere(ctx, missing)
+    for value, matches in elsewhere.items():
+        if len(matches) == 1:  # the file, under its full path
+            wanted[value], sha, kind = matches[0]
+            present[value] = (sha, kind)
     ignored = _ignored(ctx, [wanted[v] for v, obj in present.items() if obj])
     lines_needed = {
         wanted[a.value] for c in claims for a in c.addresses_of(addr.PATH) if a.line and _is_blob(present.get(a.value))
@@ -47,10 +59,23 @@ def verify(ctx: VerifyContext, claims: list[Claim]) -> None:
         for address in claim.addresses_of(addr.PATH, addr.NAME):
             if address.value not in wanted and address.kind == addr.NAME:
                 continue  # a ref; judged by the git verifier
-            _judge(ctx, claim, address, wanted.get(address.value), present.get(address.value), ignored, line_counts)
+            found = elsewhere.get(address.value, [])
+            _judge(ctx, claim, address, wanted.get(address.value), present.get(address.value), ignored, line_counts, found)
 
 
-def _judge(ctx, claim, address, relative, obj, ignored, line_counts) -> None:
+def _elsewhere(ctx: VerifyContext, missing: dict[str, str]) -> dict[str, list[tuple[str, str, str]]]:
+    """For each missing value, the (path, sha, type) of HEAD entries whose path ends in it."""
+    if not missing:
+        return {}
+    tree = ctx.tree()
+    found = {}
+    for value, relative in missing.items():
+        suffix = "/" + relative.rstrip("/")
+        found[value] = [entry for entry in tree if entry[0].endswith(suffix)]
+    return found
+
+
+def _judge(ctx, claim, address, relative, obj, ignored, line_counts, elsewhere=()) -> None:
     label = str(address)
     if relative is None:
         claim.add(label, CONTRADICTED, f"{address.value} is outside this repository", NAME)
@@ -58,8 +83,18 @@ def _judge(ctx, claim, address, relative, obj, ignored, line_counts) -> None:
     if relative == "":
         claim.add(label, VERIFIED, "the repository root", NAME)
         return
+    if obj is None and len(elsewhere) > 1:
+        names = ", ".join(path for path, _, _ in elsewhere[:3]) + (", …" if len(elsewhere) > 3 else "")
+        if address.line is None:
+            claim.add(label, VERIFIED, f"{len(elsewhere)} paths at HEAD end in {relative}: {names}", NAME)
+        else:
+            claim.add(label, UNVERIFIED, f"{len(elsewhere)} paths at HEAD end in {relative} ({names}): which one is meant is unclear", NAME)
+        return
     if obj is None:
         in_tree = (ctx.root / relative).exists()
+        if address.kind == addr.PATH and not in_tree and "/" not in relative and not address.quoted:
+            claim.add(label, UNVERIFIED, f"no file named {relative} at HEAD; written without backticks, it may name no file", NAME)
+            return
         if address.kind == addr.NAME:
             fact = f"no branch, tag or path named {address.value} at HEAD"
         elif in_tree:

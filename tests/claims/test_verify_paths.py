@@ -48,3 +48,22 @@ def test_paths_in_future_work_are_not_checked(repo):
 
 def test_path_outside_the_repo_is_contradicted(repo):
     assert repo.check("See `../other/x.py`.").verdict == CONTRADICTED
+
+
+def test_a_base_name_is_found_where_it_lives(repo):
+    """Summaries name files by base name ("updated `session_live.ex`"): not at the root is not "deleted"."""
+    repo.commit("Add views", {"lib/web/session_live.ex": "a\nb\n", "lib/a/message.ex": "x\n", "lib/b/message.ex": "y\n"})
+    claim = repo.check("Updated `session_live.ex` and `web/session_live.ex:2`.")
+    assert claim.verdict == VERIFIED and "lib/web/session_live.ex has 2 lines at HEAD" in claim.evidence
+    assert repo.check("Updated `session_live.ex:9`.").verdict == CONTRADICTED  # the one match has 2 lines
+    several = repo.check("Changed `message.ex`.")
+    assert several.verdict == VERIFIED and "2 paths at HEAD end in message.ex" in several.evidence
+    assert repo.check("Changed `message.ex:1`.").verdict == UNVERIFIED  # which one?
+
+
+def test_a_base_name_found_nowhere(repo):
+    quoted = repo.check("Helper code lives in `gone.py`.")
+    assert quoted.verdict == CONTRADICTED and "gone.py does not exist at HEAD" in quoted.evidence
+    plain = repo.check("Bumped highlight.js in the bundle.")
+    assert plain.verdict == UNVERIFIED and "may name no file" in plain.evidence
+    assert repo.check("The logic is in src/gone.py now.").verdict == CONTRADICTED  # a path, even unquoted
