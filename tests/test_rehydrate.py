@@ -59,4 +59,6 @@ def test_transcript_summary_is_audited(git_repo, tmp_path, capsys):
     data = json.loads(capsys.readouterr().out)
     summary = [c for c in data["claims"] if c["source"] == "summary"]
     assert summary and summary[0]["verdict"] == "CONTRADICTED"
-    assert "no commit deadbeef" in summary[0]["evidence"] and "calc.py does not exist at HEAD" in summary[0]["evidence"]
+    assert "no commit deadbeef" in summary[0]["evidence"]
+    [path_check] = [c for c in summary[0]["checks"] if c["subject"] == "calc.py"]
+    assert path_check["verdict"] == "UNVERIFIED" and "may name no file" in path_check["evidence"]  # unquoted, found nowhere
