@@ -85,7 +85,7 @@ def _fix_commit(outcome, commits: list[dict]):
 def _outcome_finding(outcome) -> Finding:
     kind = "a failing test then passed" if outcome.is_test else "failed then succeeded"
     edited = ", ".join(outcome.edits[:3])
-    committed = f" (fix committed in {outcome.fixed_in[:12]})" if outcome.fixed_in else " (fix not committed)"
+    committed = "" if outcome.fixed_in else " (fix not committed)"  # a committed fix is named by the finding's commit
     return Finding(
         f"unrecorded outcome: `{outcome.command}` {kind} after editing {edited}{committed}; error: \"{outcome.error}\" — "
         "record it (SYMPTOMS.md entry, a guard test, or a `Symptom:` trailer)",
