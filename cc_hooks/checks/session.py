@@ -86,8 +86,9 @@ def _outcome_finding(outcome) -> Finding:
     kind = "a failing test then passed" if outcome.is_test else "failed then succeeded"
     edited = ", ".join(outcome.edits[:3])
     committed = "" if outcome.fixed_in else " (fix not committed)"  # a committed fix is named by the finding's commit
+    then = "".join(f", then \"{error}\"" for error in outcome.later_errors)
     return Finding(
-        f"unrecorded outcome: `{outcome.command}` {kind} after editing {edited}{committed}; error: \"{outcome.error}\" — "
+        f"unrecorded outcome: `{outcome.command}` {kind} after editing {edited}{committed}; error: \"{outcome.error}\"{then} — "
         "record it (SYMPTOMS.md entry, a guard test, or a `Symptom:` trailer)",
         file=outcome.edits[0] if outcome.edits else None,
         commit=outcome.fixed_in,

@@ -66,6 +66,7 @@ class Outcome:
     edits: list[str] = field(default_factory=list)  # files edited between failure and success
     recorded_by: Optional[str] = None
     fixed_in: Optional[str] = None  # the session commit that holds the fix, when there is one
+    later_errors: list[str] = field(default_factory=list)  # different errors of the retries before it passed
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -108,12 +109,16 @@ def error_line(output: str) -> str:
     return (candidates[0] if candidates else (lines[0] if lines else ""))[:200]
 
 
+MAX_ERRORS = 4
+
+
 def find_outcomes(calls: list[Call]) -> list[Outcome]:
-    """Fail → (edit) → success of the same command; a success closes the earliest open failure of
-    its command. A passing test run also closes the failing runs it covers: `pytest` passing
-    closes `pytest tests/test_x.py`."""
+    """Fail → (edit) → success of the same command: one outcome per streak of failures, with the
+    first error and the different errors of the retries (one fix often uncovers the next problem).
+    A passing test run also closes the failing runs it covers: `pytest` passing closes
+    `pytest tests/test_x.py`."""
     outcomes: list[Outcome] = []
-    open_failures: dict[str, Call] = {}
+    open_failures: dict[str, list[Call]] = {}
     edits_since: dict[str, list[str]] = {}
     for call in calls:
         if call.name in EDIT_TOOLS and call.file:
@@ -128,17 +133,19 @@ def find_outcomes(calls: list[Call]) -> list[Outcome]:
             continue
         if not call.ok:
             if key not in open_failures:
-                open_failures[key] = call
+                open_failures[key] = []
                 edits_since[key] = []
+            open_failures[key].append(call)
             continue
         is_test = bool(TEST_RE.search(key))
         closed = [k for k in open_failures if k == key or (is_test and k.startswith(key + " "))]
         for failed_key in closed:
-            failure = open_failures.pop(failed_key)
+            failures = open_failures.pop(failed_key)
             edits = edits_since.pop(failed_key, [])
             if edits:  # no change in between: a flake or a retry, not a solution
-                outcomes.append(Outcome(failed_key, error_line(failure.output), failure.timestamp, call.timestamp,
-                                        bool(TEST_RE.search(failed_key)), edits))
+                errors = list(dict.fromkeys(error_line(f.output) for f in failures))
+                outcomes.append(Outcome(failed_key, errors[0], failures[0].timestamp, call.timestamp,
+                                        bool(TEST_RE.search(failed_key)), edits, later_errors=errors[1:MAX_ERRORS]))
     return outcomes
 
 

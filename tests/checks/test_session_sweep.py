@@ -77,3 +77,19 @@ def test_error_line_prefers_the_telling_line_over_warnings_and_the_exit_code():
     assert error_line("Exit code 2\n12:00 [warning] Failed to parse x\n  1) test y\n     Assertion with == failed") == "Assertion with == failed"
     assert error_line("Pre-commit validation failed:\\n\\n[CREDO] x") == "Pre-commit validation failed:"
     assert error_line("Exit code 1\nTraceback (most recent call last):\n  File \"a.py\", line 1\nKeyError: 'k'") == "KeyError: 'k'"
+
+
+def test_each_new_error_of_a_failing_streak_is_kept():
+    calls = [
+        bash(1, "mix test test/a_test.exs", False, "Exit code 1\n** (CompileError) test/a_test.exs: cannot compile"),
+        edit(2, "test/a_test.exs"),
+        bash(3, "mix test test/a_test.exs", False, "Exit code 2\n     ** (RuntimeError) no :secret_key_base configuration found"),
+        edit(4, "config/test.exs"),
+        bash(5, "mix test test/a_test.exs", False, "Exit code 2\n     ** (RuntimeError) no :secret_key_base configuration found"),
+        edit(6, "config/test.exs"),
+        bash(7, "mix test test/a_test.exs", True, "5 tests, 0 failures"),
+    ]
+    [outcome] = find_outcomes(calls)
+    assert outcome.error.startswith("** (CompileError)")
+    assert outcome.later_errors == ["** (RuntimeError) no :secret_key_base configuration found"]
+    assert outcome.edits == ["test/a_test.exs", "config/test.exs"]
