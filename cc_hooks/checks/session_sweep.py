@@ -20,9 +20,13 @@ TEST_RE = re.compile(r"\b(pytest|py\.test|unittest|tox|nox|go test|cargo test|mi
                      r"deno test|dotnet test|mvn test|gradlew? test|jest|vitest|mocha|rspec|phpunit|ctest|bats|make (check|test))\b")
 EDIT_TOOLS = {"Edit", "Write", "MultiEdit", "NotebookEdit"}
 COMMITTING_RE = re.compile(r"\bgit\b[^|;&]*?\s(commit|merge|cherry-pick|rebase|revert|am|pull|stash\s+pop)\b")
+# A correction of the agent or a constraint the user set: "No, …", "we decided …", a sentence that
+# starts "Don't …". Not a correction: "don't forget …", "no problem", "I don't know", "wait for CI".
 CORRECTION_RE = re.compile(
-    r"^\s*(no|nope|stop|wrong|actually|wait)\b|\b(don'?t|do not|never|we decided|i said|i told you|that'?s (not|wrong)|"
-    r"not what i|instead of|you should(n'?t| not)|please don'?t)\b",
+    r"^\s*(no|nope|wrong|stop|wait)\s*([,.!;:\u2014-]|$)|^\s*actually\b"
+    r"|\b(we (decided|agreed)|i (said|told you|asked you)|that'?s (not (what|right|correct)|wrong)|not what i (asked|meant|wanted)"
+    r"|you should(n'?t| not)|why did you|revert (that|this|it)\b|undo (that|this)\b)"
+    r"|(^|[.!?;]\s+)(please\s+)?(don'?t|do not|never)\s+(?!forget|worry|mind|hesitate|bother)\w",
     re.IGNORECASE,
 )
 _NOISE_RE = re.compile(r"\s+(2>&1|2>/dev/null|>/dev/null|1>&2)")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from cc_hooks.checks.session_sweep import Call, command_key, find_outcomes, is_correction
 
 
@@ -38,10 +40,37 @@ def test_failure_never_fixed_is_not_an_outcome():
     assert find_outcomes([bash(1, "make", False, "error: x"), edit(2, "a.c")]) == []
 
 
+@pytest.mark.parametrize("prompt", [
+    "No, don't add float support; we decided to keep integer-only arithmetic.",
+    "actually use the v2 endpoint",
+    "Wait, that's the wrong file",
+    "no",
+    "Don't push to main.",
+    "Looks good. Please don't add a dependency for this.",
+    "I told you to keep the API stable",
+    "that's not what I asked for",
+    "Why did you delete the test?",
+])
+def test_a_correction_or_a_constraint_is_a_correction(prompt):
+    assert is_correction(prompt)
+
+
+@pytest.mark.parametrize("prompt", [
+    "What is next?",
+    "Implement spotter-gqc; don't forget to run the tests",
+    "No problem, continue",
+    "I don't know, pick one",
+    "Wait for CI to finish, then merge",
+    "Use a list instead of the dict",
+    "never mind, continue",
+    "Stop the dev server and restart it",
+    "did you push?",
+])
+def test_an_ordinary_prompt_is_not_a_correction(prompt):
+    assert not is_correction(prompt)
+
+
 def test_corrections_in_real_prompts_only():
-    assert is_correction("No, don't add float support; we decided to keep integer-only arithmetic.")
-    assert is_correction("actually use the v2 endpoint")
-    assert not is_correction("What is next?")
     assert not is_correction("<command-name>/compact</command-name>")
     assert not is_correction("/compact keep the decisions")
 
