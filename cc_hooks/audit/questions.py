@@ -36,8 +36,8 @@ _COMMENT_MARKER_RE = re.compile(
     re.IGNORECASE,
 )
 _DISABLED_TEST_RE = re.compile(
-    r"@pytest\.mark\.skip\b(?!if)|@unittest\.skip\b(?![A-Z])|\b(?:it|test|describe)\.skip\s*\(|"
-    r"(?:^|[^\w.])x(?:it|describe|test)\s*\(|@Disabled\b|@Ignore\b|\bt\.Skip(?:Now)?\s*\(|#\[ignore\]"
+    r"^\s*(?:@pytest\.mark\.skip\b(?!if)|@unittest\.skip\b(?![A-Z])|@Disabled\b|@Ignore\b|#\[ignore\])|"
+    r"\b(?:it|test|describe)\.skip\s*\(|(?:^|[^\w.])x(?:it|describe|test)\s*\(|\bt\.Skip(?:Now)?\s*\("
 )
 _SLEEP_RE = re.compile(r"\bsleep\s*\(\s*\d+(?:\.\d+)?\s*\)")
 _TEST_PATH_RE = re.compile(r"(?:^|/)(?:tests?|spec|__tests__)/|(?:^|/)test_[^/]*$|_test\.[^/]+$|\.(?:test|spec)\.[^/]+$")
@@ -199,17 +199,40 @@ def _code_lines(path: Path) -> list[str]:
     return data.decode("utf-8", errors="replace").splitlines()
 
 
+def _in_string(line: str, position: int) -> bool:
+    """Whether ``position`` is inside a quoted string literal that opens on this line."""
+    quote, escaped = "", False
+    for char in line[:position]:
+        if escaped:
+            escaped = False
+        elif char == "\\":
+            escaped = True
+        elif quote:
+            quote = "" if char == quote else quote
+        elif char in "\"'`":
+            quote = char
+    return bool(quote)
+
+
+def _found(regex: "re.Pattern[str]", line: str) -> Optional["re.Match[str]"]:
+    """The first match of ``regex`` in ``line`` that is code or a comment, not text inside a string."""
+    for match in regex.finditer(line):
+        if not _in_string(line, match.start()):
+            return match
+    return None
+
+
 def _oddity(rel: str, number: int, line: str, lines: list[str], test: bool) -> Optional[Oddity]:
-    marker = _COMMENT_MARKER_RE.search(line)
+    marker = _found(_COMMENT_MARKER_RE, line)
     if marker:
         words = f"{marker.group('before')} {marker.group('after')}"
         explained = " ".join(words.replace("*/", " ").split()) if _word_count(words) >= 4 else _comment_block(lines, number)
         return Oddity(rel, number, f"{marker.group('marker').lower()} comment", line.strip(), explained)
-    if _DISABLED_TEST_RE.search(line):
+    if _found(_DISABLED_TEST_RE, line):
         reason = re.search(r"""reason\s*=\s*["'](.+?)["']|skip\w*\(\s*["'](.+?)["']""", line)
         text = (reason.group(1) or reason.group(2)) if reason else ""
         return Oddity(rel, number, "disabled test", line.strip(), text if _word_count(text) >= 3 else _comment_block(lines, number))
-    if not test and _SLEEP_RE.search(line):
+    if not test and _found(_SLEEP_RE, line):
         comment = _trailing_comment(line)
         return Oddity(rel, number, "sleep with a literal", line.strip(),
                       comment if _word_count(comment) >= 3 else _comment_block(lines, number))

@@ -61,3 +61,16 @@ def test_uncommitted_oddities_are_not_asked_about(project):
 def test_terms_drop_question_words_and_stem():
     assert terms_of("Why is the frobnicator pinned to version 3?") == ("frobnicator", "pin", "version", "3")
     assert terms_of("What causes retry_limit errors?") == ("retry_limit", "retry", "limit", "error")
+
+
+def test_markers_inside_string_literals_are_not_oddities(project):
+    project.write("src/fixtures.py", "\n".join([
+        'SOURCE = "RETRIES = 7  # HACK"',
+        "DECORATOR = '@pytest.mark.skip'",
+        'PATTERN = r"@Disabled|xit\\\\("',
+        "CALL = 'time.sleep(5)'",
+        "x = 1  # HACK: the quote in 'a' closes before this comment, which is real",
+        "",
+    ]))
+    project.commit("Add fixtures")
+    assert [(o.line, o.what) for o in scan_oddities(project.root)] == [(5, "hack comment")]
