@@ -34,7 +34,7 @@ def check_not_abandoned() -> None:
     """GitTimeout once the hook runtime gave up on the handler that wants to run git."""
     from cc_hooks import runtime
 
-    if runtime.ABANDONED:
+    if runtime.abandoned():
         raise GitTimeout("the hook's time budget ran out; git not started")
 
 

@@ -17,10 +17,10 @@ if TYPE_CHECKING:
     from pathlib import Path
 
 MAX_STDIN_BYTES = 16 * 1024 * 1024
-# Set when the runtime gave up on a handler: from then on no new git process may start
-# (cc_hooks.git checks it), so the abandoned thread cannot leave one running after exit.
-ABANDONED = False
 GRACE_SECONDS = 0.5
+# Idents of the handler threads the runtime gave up on: they may start no new git process
+# (cc_hooks.git checks), so an abandoned thread cannot leave one running after exit.
+_ABANDONED: set = set()
 
 EVENT_MODULES = {
     "PreCompact": "pre_compact",
@@ -29,6 +29,13 @@ EVENT_MODULES = {
     "UserPromptSubmit": "user_prompt_submit",
 }
 DEFAULT_SECONDS = {"PreCompact": 10.0, "SessionStart": 5.0, "PostCompact": 5.0, "UserPromptSubmit": 1.0}
+
+
+def abandoned() -> bool:
+    """True in a handler thread whose budget ran out."""
+    import threading
+
+    return threading.get_ident() in _ABANDONED
 
 
 class HookResult:
@@ -126,8 +133,6 @@ def _cwd_of(payload: dict[str, Any]) -> str:
 
 
 def run_hook(stdin, stdout, stderr) -> int:
-    global ABANDONED
-    ABANDONED = False
     event = "?"
     cwd: Optional[str] = None
     try:
@@ -165,6 +170,8 @@ def _run_with_budget(module, ctx: HookContext):
             box["result"] = module.handle(ctx)
         except BaseException as exc:  # reported by the caller
             box["error"] = exc
+        finally:
+            _ABANDONED.discard(threading.get_ident())
 
     before = _child_pids()
     thread = threading.Thread(target=work, name=f"cc-hooks-{ctx.event}", daemon=True)
@@ -174,7 +181,7 @@ def _run_with_budget(module, ctx: HookContext):
         thread.join(timeout=0.05)
     if thread.is_alive():
         ctx.log("error", f"handler did not finish within its {ctx.deadline.seconds:g}s budget")
-        _abandon(before)
+        _abandon(thread, before)
         return module.on_timeout(ctx)
     if "error" in box:
         raise box["error"]
@@ -203,14 +210,15 @@ def _child_pids() -> set[int]:
     return children
 
 
-def _abandon(before: set[int]) -> None:
+def _abandon(thread, before: set[int]) -> None:
     """Stop what the abandoned handler runs: a git hung on a lock or a network file system
     would otherwise outlive the hook, one more on every event. No new git may start; the
     second pass catches one that was starting during the first."""
     import signal
 
-    global ABANDONED
-    ABANDONED = True
+    _ABANDONED.add(thread.ident)
+    if not thread.is_alive():  # it finished meanwhile: its ident may be reused
+        _ABANDONED.discard(thread.ident)
     for attempt in range(2):
         for pid in _child_pids() - before:
             try:

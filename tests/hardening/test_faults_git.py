@@ -83,3 +83,35 @@ def test_hanging_git_leaves_no_git_running_after_the_hook(repo, hanging_git, nam
     assert not alive, f"git processes still running after the hook exited: {alive}"
 
 
+
+
+def test_only_the_abandoned_handler_thread_is_refused_git(repo):
+    """The refusal is scoped to the thread the runtime gave up on: the rest of the process (a
+    CLI command in the same interpreter, the next in-process hook) still runs git."""
+    from cc_hooks import runtime
+    from cc_hooks.git import GitTimeout, run_git
+
+    seen = {}
+
+    class LateGit:
+        @staticmethod
+        def handle(ctx):
+            time.sleep(0.8)
+            try:
+                run_git(repo, "rev-parse", "HEAD")
+                seen["late"] = "ran"
+            except GitTimeout as exc:
+                seen["late"] = str(exc)
+
+        @staticmethod
+        def on_timeout(ctx):
+            return None
+
+    ctx = runtime.HookContext("SessionStart", {}, repo, runtime.Deadline(0.1))
+    runtime._run_with_budget(LateGit, ctx)
+    assert run_git(repo, "rev-parse", "HEAD").strip()  # this thread is not refused
+    deadline = time.monotonic() + 5
+    while "late" not in seen and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert "budget ran out" in seen["late"]
+    assert not runtime._ABANDONED  # the thread removed itself when it ended
