@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any, Literal, Optional
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 CONFIG_NAME = ".cc-hooks.toml"
 DEFAULT_FIX_SUBJECT = r"^(fix|bugfix|hotfix)(\([^)]*\))?!?(:|\s|$)"
@@ -22,6 +22,20 @@ class _Section(BaseModel):
     model_config = ConfigDict(extra="allow")
 
 
+def repo_relative(path: str) -> str:
+    """``path`` if it names a place inside the repository; ValueError if it is absolute or
+    climbs out with ``..`` (a cloned config must not make cc-hooks read or write elsewhere)."""
+    import posixpath
+    import re
+
+    if not path or path.startswith(("/", "~", "\\")) or re.match(r"^[A-Za-z]:[\\/]", path) or "\0" in path:
+        raise ValueError(f"{path!r} must be a path relative to the repository root")
+    normalized = posixpath.normpath(path.replace("\\", "/"))
+    if normalized in (".", "..") or normalized.startswith("../"):
+        raise ValueError(f"{path!r} leaves the repository")
+    return path
+
+
 class RecordConfig(_Section):
     """Where the stores live, relative to the repo root."""
 
@@ -29,6 +43,11 @@ class RecordConfig(_Section):
     decisions: str = "DECISIONS.md"
     questions: str = "COLDSTART_QUESTIONS.md"
     default_dashboard: str = "next_steps.md"
+
+    @field_validator("symptoms", "decisions", "questions", "default_dashboard")
+    @classmethod
+    def _inside_the_repo(cls, value: str) -> str:
+        return repo_relative(value)
 
 
 class TrailersConfig(_Section):
