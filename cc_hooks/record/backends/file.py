@@ -193,7 +193,15 @@ class Backend:
 
     @property
     def path(self) -> Path:
-        return self.root / safe_relative_path(self.locator)
+        """The file; DashboardError when the locator, or a symlink on the way, leaves the repo."""
+        import os
+
+        path = self.root / safe_relative_path(self.locator)
+        root = os.path.realpath(self.root)
+        real = os.path.realpath(path)
+        if os.path.commonpath([root, real]) != root:
+            raise DashboardError(f"dashboard path {self.locator!r} resolves outside the repository (symlink to {real})")
+        return path
 
     def _load(self) -> Optional[_Lines]:
         try:
