@@ -89,8 +89,8 @@ def state_dir(start: str | os.PathLike, create: bool = False) -> Path | None:
     if common is None:
         return None
     directory = common / STATE_DIR_NAME
-    if create:
-        directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+    if create and not directory.is_dir():
+        private_dirs(directory)
     return directory
 
 
@@ -158,8 +158,26 @@ def write_json(path: Path, data: object) -> None:
     """Atomically write private JSON state (0600), creating parent directories."""
     from cc_hooks.fsutil import atomic_write_text
 
-    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    private_dirs(path.parent)
     atomic_write_text(path, json.dumps(data, ensure_ascii=False, indent=1, default=str) + "\n", mode=0o600)
+
+
+def private_dirs(directory: Path) -> None:
+    """``mkdir -p`` where every directory created is 0700 (``mkdir(parents=True)`` gives the
+    parents the umask's permissions, 0777 under ``umask 0``)."""
+    missing = []
+    while not directory.exists():
+        missing.append(directory)
+        if directory.parent == directory:
+            break
+        directory = directory.parent
+    for folder in reversed(missing):
+        try:
+            folder.mkdir(mode=0o700)
+        except FileExistsError:
+            pass
+        else:
+            os.chmod(folder, 0o700)  # the umask may have removed bits, never added: make it exact
 
 
 def read_json(path: Path) -> object | None:
