@@ -217,9 +217,6 @@ class Auditor:
         short = ", ".join(s[:12] for s in shas)
         if entry is not None:
             return Graded(question, PASS, f"{self.config.record.symptoms}#{entry.slug}", level=INDEX)
-        indexed = self.search(question.terms, levels=(INDEX,))
-        if indexed is not None:
-            return Graded(question, PASS, indexed.where, level=INDEX)
         remedy = (f"add a {self.config.record.symptoms} entry `## Symptom: {symptom}` (cause, discriminator, "
                   f"fix {short}, guard, ruled out)")
         local = _best(self.local_units, question.terms)

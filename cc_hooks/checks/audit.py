@@ -14,7 +14,9 @@ Audit results are JSON files in ``<state>/audits/`` written by ``cc-hooks audit`
 "Newer than the last change to the record": when the result carries the
 ``record`` fingerprint (the record files' blobs at the audited HEAD), the record
 files in the work tree now must hash the same (a later commit, an uncommitted
-edit, a new or deleted record file all differ). An older result without it is
+edit, a new or deleted record file all differ), and no commit after the audited
+HEAD may carry a ``Symptom:`` trailer (a question the audit never asked). An
+older result without the fingerprint is
 judged by time: the last commit touching the record, or a dirty record file's
 mtime, must not be newer than ``created``.
 """
@@ -69,12 +71,22 @@ def record_changes(ctx, audit: dict) -> str:
         paths = sorted(set(ctx.record_paths.values()) | set(audited))
         now = worktree_fingerprint(ctx.root, paths, timeout=ctx.timeout())
         differ = [p for p in paths if now.get(p) != audited.get(p)]
-        return ", ".join(differ)
+        return ", ".join([*differ, *_new_trailers(ctx, audit.get("head"))])
     created = audit.get("created")
     changed = last_record_change(ctx)
     if isinstance(created, (int, float)) and changed is not None and changed > created:
         return "a record file is newer"
     return ""
+
+
+def _new_trailers(ctx, head) -> list[str]:
+    """A commit with a `Symptom:` trailer made after the audited HEAD asks a question the audit
+    never saw (is that symptom indexed?): the git-log rung of the record changed."""
+    if not isinstance(head, str) or not head or ctx.head.sha in (None, head):
+        return []
+    out = ctx.git("log", "--format=%H%x1f%(trailers:key=Symptom,valueonly)%x1e", f"{head}..HEAD", check=False)
+    shas = [rec.split("\x1f")[0].strip() for rec in out.split("\x1e") if rec.partition("\x1f")[2].strip()]
+    return [f"commit {sha[:12]} has a Symptom: trailer" for sha in shas]
 
 
 def last_record_change(ctx) -> float | None:

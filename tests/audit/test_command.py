@@ -147,3 +147,12 @@ def test_rich_output_on_a_terminal(project, capsys):
     text = console.export_text()
     assert "Cold-Start Audit" in text and "Score: 4/5  (weak: 0, fail: 1)" in text
     assert "Where the answer lives" in text and "Lossy knowledge detected" in text and "frobnicator" in text
+
+
+def test_a_new_symptom_trailer_after_the_audit_makes_it_stale(project, capsys):
+    run(project, capsys=capsys)
+    project.write("src/calc.py", "def add(a, b):\n    return int(a) + int(b)\n")
+    sha = project.commit("Fix add() on strings\n\nSymptom: add('2', '3') returns '23'")
+    result = check_audit(project)
+    assert result.status == "FAIL" and f"commit {sha[:12]} has a Symptom: trailer" in result.findings[-1].message
+    assert run(project, capsys=capsys)[0] == 1  # the re-audit asks about it: only a trailer, WEAK
