@@ -123,7 +123,9 @@ time.sleep(60)
 """
 
 
-def test_interrupted_agent_audit_removes_the_view_and_stops_the_agent(project, tmp_path):
+@pytest.mark.parametrize("signum, code, said", [(signal.SIGINT, 130, "interrupted"),
+                                                (signal.SIGTERM, 143, "interrupted by SIGTERM")], ids=["SIGINT", "SIGTERM"])
+def test_interrupted_agent_audit_removes_the_view_and_stops_the_agent(project, tmp_path, signum, code, said):
     record = tmp_path / "agent"
     claude = tmp_path / "claude"
     claude.write_text(SLOW_CLAUDE.format(python=sys.executable, record=str(record)))
@@ -134,12 +136,12 @@ def test_interrupted_agent_audit_removes_the_view_and_stops_the_agent(project, t
     try:
         cwd, pid = wait_for(record).split("\n")
         assert Path(cwd).is_dir() and Path(cwd) != project.root  # the agent runs in the view
-        proc.send_signal(signal.SIGINT)
+        proc.send_signal(signum)
         _, stderr = proc.communicate(timeout=30)
     finally:
         if proc.poll() is None:
             proc.kill()
-    assert proc.returncode == 130 and "interrupted" in stderr
+    assert proc.returncode == code and said in stderr
     assert not Path(cwd).exists() and len(worktrees(project)) == 1
     with pytest.raises(ProcessLookupError):
         os.kill(int(pid), 0)
