@@ -18,7 +18,6 @@ Structured questions (symptom, decision entries) are judged by the entry's field
 
 from __future__ import annotations
 
-import math
 import posixpath
 import re
 from dataclasses import dataclass
@@ -434,14 +433,18 @@ _COMMENT_RE = re.compile(r"^\s*(?:#(?![!\[])|//|/\*|\*|--)\s?(.*)$")
 
 
 def _test_units(rel: str, lines: list[str]) -> list[Unit]:
+    """One unit per test (``def test_*``, ``class Test*``, ``it(...)``/``test(...)``), not per helper."""
     units, start, name = [], 0, None
     for number, line in enumerate([*lines, "def __end__"], 0):
         match = _DEF_RE.match(line)
         if match or number == len(lines):
             if name is not None:
                 units.append(Unit(GUARD, f"{rel}::{name}", frozenset(terms_of(" ".join(lines[start:number])))))
+            name = None
             if match:
-                start, name = number, match.group(1) or match.group(2)
+                start = number
+                if match.group(2) or match.group(1).lower().startswith("test"):
+                    name = match.group(1) or match.group(2)
     return units
 
 
@@ -487,7 +490,8 @@ def _doc_units(rel: str, lines: list[str], level: int) -> list[Unit]:
 
 
 def _needed(count: int) -> int:
-    return count if count <= 2 else max(2, math.ceil(count * 0.75))
+    """All the significant words, or all but one from three on (as ``cc-hooks triage`` matches)."""
+    return count if count <= 2 else count - 1
 
 
 def _best(units: list[Unit], terms) -> Optional[Unit]:

@@ -217,3 +217,9 @@ def test_a_free_question_is_answered_at_the_highest_rung_found(project):
 def test_a_question_without_searchable_words_fails_with_advice(project):
     caller = one(audit(project, ["Why is it so?"]), "caller")
     assert caller.grade == FAIL and "rephrase" in caller.remediation
+
+
+def test_a_helper_in_a_test_file_is_not_a_guard(project):
+    project.write("tests/helpers.py", "def make_dates():\n    return 'parse_date rejects two-digit years'\n")
+    project.commit("Add a helper")
+    assert one(audit(project, [TWO_DIGIT]), "caller").grade == FAIL
