@@ -1,7 +1,8 @@
 """Atomic file writes: temp file in the same directory, fsync, rename.
 
 A reader never sees a half-written file, and a crash leaves either the old or
-the new content. Writing through a symlink replaces its target and keeps the
+the new content (and a temporary file, which the next write of the same file
+removes). Writing through a symlink replaces its target and keeps the
 link; the replaced file's permission bits are kept.
 """
 
@@ -19,7 +20,7 @@ def atomic_write_bytes(path: str | os.PathLike, data: bytes, mode: int | None = 
             mode = target.stat().st_mode & 0o7777
         except FileNotFoundError:
             mode = None
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
@@ -35,6 +36,38 @@ def atomic_write_bytes(path: str | os.PathLike, data: bytes, mode: int | None = 
             pass
         raise
     _fsync_dir(target.parent)
+    _remove_stale_temps(target)
+
+
+def _remove_stale_temps(target: Path) -> None:
+    """Delete the temporary files of earlier writes of ``target`` whose process is gone (a
+    SIGKILL between the temp file and the rename leaves one; in a work tree ``git add -A``
+    would commit it). Their names carry the writer's pid: ``.<name>.<pid>.<random>.tmp``."""
+    prefix = f".{target.name}."
+    try:
+        entries = os.listdir(target.parent)
+    except OSError:
+        return
+    for name in entries:
+        if not (name.startswith(prefix) and name.endswith(".tmp")):
+            continue
+        pid = name[len(prefix) :].split(".", 1)[0]
+        if not pid.isdigit() or int(pid) == os.getpid() or _alive(int(pid)):
+            continue
+        try:
+            os.unlink(target.parent / name)
+        except OSError:
+            pass
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # exists, owned by someone else
+    return True
 
 
 def atomic_write_text(path: str | os.PathLike, text: str, mode: int | None = None) -> None:
