@@ -100,6 +100,7 @@ def test_agent_audit_flips_the_checklist_once_the_record_is_fixed(claude: Claude
     assert f"[{DECISION_ID}] Why \"Keep integer-only arithmetic\", and what was rejected?" in request.text
     assert "You audit whether this repository's durable record" in request.text  # the cold-start-auditor prompt
     assert "`CLAUDE.md`" in request.last_user_text  # told which paths a clone lacks
+    assert "/cc-hooks-audit-" in request.text and str(repo) not in request.text  # it ran in the fresh-clone view
     assert "SessionStart hook additional context" not in request.text  # no hook ran in the audit session
     assert not list((claude.home / ".claude" / "projects").glob("*/*.jsonl"))  # no session saved
     result = json.loads(first.stdout)
