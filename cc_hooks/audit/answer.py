@@ -243,7 +243,7 @@ class Auditor:
         location = f"{data['path']}:{data['line']}"
         if data.get("explained"):
             return Graded(question, PASS, f"comment at {location}", level=COMMENT)
-        mention = self._doc_mentioning(data["path"])
+        mention = self._doc_mentioning(data["path"], data["line"], question.terms)
         if mention:
             return Graded(question, PASS, mention, level=INDEX)
         remedy = f"say why at the danger point: a comment at {location} (or a DECISIONS.md / SYMPTOMS.md entry)"
@@ -260,10 +260,18 @@ class Auditor:
                 texts[rel] = "\n".join(_read_lines(self.view.path / rel))
         return texts
 
-    def _doc_mentioning(self, path: str) -> Optional[str]:
+    def _doc_mentioning(self, path: str, line: int, terms) -> Optional[str]:
+        """A doc line that points at ``path:line``, or names ``path`` near a word of the odd line
+        (a doc that names the file for another reason does not explain the oddity)."""
+        wanted = set(terms) - set(terms_of(path))
         for rel, text in self._doc_texts.items():
-            if path in text:
-                return f"{rel} (mentions `{path}`)"
+            lines = text.splitlines()
+            for index, doc_line in enumerate(lines):
+                if path not in doc_line:
+                    continue
+                near = set(terms_of(" ".join(lines[max(0, index - 3) : index + 4])))
+                if f"{path}:{line}" in doc_line or wanted & near:
+                    return f"{rel}:{index + 1} (about `{path}`)"
         return None
 
     def _blame(self, path: str, line: int) -> Optional[str]:

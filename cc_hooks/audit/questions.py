@@ -55,7 +55,7 @@ def is_code_path(path: str) -> bool:
 class Oddity:
     path: str
     line: int
-    what: str  # "workaround comment", "disabled test", "sleep with a literal"
+    what: str  # what kind of oddity, in words (see ``_oddity``)
     text: str  # the line, stripped
     explained: str = ""  # the explanation written at the danger point, if any
 

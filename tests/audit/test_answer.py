@@ -223,3 +223,15 @@ def test_a_helper_in_a_test_file_is_not_a_guard(project):
     project.write("tests/helpers.py", "def make_dates():\n    return 'parse_date rejects two-digit years'\n")
     project.commit("Add a helper")
     assert one(audit(project, [TWO_DIGIT]), "caller").grade == FAIL
+
+
+def test_an_oddity_is_explained_by_a_doc_only_when_the_doc_is_about_it(project):
+    project.write("src/net.py", "import time\n\n\ndef wait():\n    time.sleep(0.5)\n")
+    project.write("docs/net.md", "# Net\n\n`src/net.py` holds the client.\n")
+    project.commit("Add the client")
+    assert one(audit(project), "oddity").grade == FAIL  # the doc names the file, not the sleep
+    project.write("docs/net.md", "# Net\n\n`src/net.py` holds the client.\n\nIt must sleep half a second between calls: "
+                  "the server rate-limits bursts.\n")
+    project.commit("Explain the pause")
+    oddity = one(audit(project), "oddity")
+    assert oddity.grade == PASS and oddity.where == "docs/net.md:3 (about `src/net.py`)"
