@@ -1,7 +1,8 @@
 """Seeded scale fixtures for the benchmarks, built once and cached (never committed).
 
 - ``scale_repo(commits, claims)``: a git repository built with ``git fast-import``: a few hundred
-  files, one to three changed per commit, ~4% fix commits carrying a ``Symptom:`` trailer, a
+  files, one to three changed per commit, ~4% fix commits carrying a ``Symptom:`` trailer (25
+  families of observables, numbered, as recurring symptoms are), a
   ``feature`` branch 50 commits back, and at 99% of the history the record (SYMPTOMS.md with 1,000
   entries, DECISIONS.md with 500, COLDSTART_QUESTIONS.md with 300 lines, CLAUDE.md naming the
   dashboard); the last commit writes ``next_steps.md`` with ``claims`` claims of every kind.
@@ -13,7 +14,8 @@
   boundary. Big tool results come with the corpus (up to ~170 KB per line).
 
 The text generators of the ledgers and the dashboard are the ones bench_record.py and
-bench_rehydrate.py already use. The cache lives in ``$CC_HOOKS_BENCH_CACHE``, else
+bench_rehydrate.py already use (the ledger's observables varied, its made-up shas replaced with real fix
+commits). Change the ``repo-vN`` key when the generator changes. The cache lives in ``$CC_HOOKS_BENCH_CACHE``, else
 ``$XDG_CACHE_HOME/cc-hooks-bench`` (``~/.cache/cc-hooks-bench``); entries are keyed by seed and size.
 """
 
@@ -66,6 +68,22 @@ def _publish(build, final: Path) -> Path:
 # --- repositories -------------------------------------------------------------------------------
 
 
+OBSERVABLES = [  # recurring families of symptoms, as varied as a real project's
+    "request {} times out after a deploy", "login page {} shows a blank screen", "export job {} writes an empty file",
+    "worker {} crashes on start-up", "cache entry {} is served stale", "search result {} is missing",
+    "upload {} stalls at 99%", "report {} shows totals twice", "webhook {} fires twice", "email {} is sent in English",
+    "session {} logs out at random", "invoice {} rounds cents down", "chart {} renders upside down",
+    "queue {} grows without bound", "migration {} locks the table", "avatar {} loads the wrong user",
+    "timezone {} shifts dates by a day", "import {} drops the last row", "button {} stays disabled",
+    "api call {} returns 500 on empty input", "build {} fails only on CI", "test {} is flaky under load",
+    "memory of job {} grows each hour", "link {} points to staging", "retry {} never gives up",
+]
+
+
+def observable(case: int) -> str:
+    return OBSERVABLES[case % len(OBSERVABLES)].format(case)
+
+
 def _data(raw: bytes) -> bytes:
     return b"data %d\n%s\n" % (len(raw), raw)
 
@@ -80,8 +98,10 @@ def questions_text(lines: int, files: int) -> str:
 
 
 def record_files(files: int, symptoms: int, decisions: int, questions: int) -> dict[str, str]:
+    ledger = re.sub(r"^## Symptom: request (\d+) times out after a deploy$", lambda m: f"## Symptom: {observable(int(m.group(1)))}",
+                    symptoms_text(symptoms), flags=re.M)
     return {
-        "SYMPTOMS.md": symptoms_text(symptoms),
+        "SYMPTOMS.md": ledger,
         "DECISIONS.md": decisions_text(decisions),
         "COLDSTART_QUESTIONS.md": questions_text(questions, files),
         "CLAUDE.md": "# Notes\n\nDashboard: file next_steps.md\n",
@@ -98,7 +118,7 @@ def _stream(rng: random.Random, numbers: range, files: int, record: dict[str, st
             changed = rng.sample(range(files), rng.randint(1, 3))
         if n > 1 and rng.random() < 0.04:
             case = rng.randrange(symptoms or 1)
-            message = f"Fix request {case} timing out\n\nSymptom: request {case} times out after a deploy\n"
+            message = f"Fix {observable(case)}\n\nSymptom: {observable(case)}\n"
         else:
             message = f"Change module {changed[0]} step {n}\n"
         out.append(b"commit refs/heads/main\nmark :%d\n" % n)
@@ -142,7 +162,7 @@ def base_repo(commits: int, seed: int = 0, files: int = 300, symptoms: int = 100
         _git(repo, "branch", "feature", "HEAD~50" if commits > 60 else "HEAD~1")
         _git(repo, "gc", "-q", "--auto")
 
-    name = f"repo-v2-s{seed}-c{commits}-f{files}-y{symptoms}-d{decisions}-q{questions}"
+    name = f"repo-v3-s{seed}-c{commits}-f{files}-y{symptoms}-d{decisions}-q{questions}"
     return _publish(build, cache_root() / name)
 
 

@@ -37,7 +37,49 @@ HOOK = [PY, "-m", "cc_hooks", "hook"]
 CLI = [PY, "-m", "cc_hooks"]
 TIME_BIN = shutil.which("time", path="/usr/bin:/bin")
 GROUPS = ("floors", "hooks", "cli", "transcript")
-REMEDIES: dict[str, str] = {}  # target label prefix -> the diagnosis and the fix (filled below)
+# Target label prefix -> why it is missed and the fix, from the profiles below (the owners of the code are
+# named: the benchmark's author may only change config/protocol/runtime/state/git/record).
+REMEDIES: dict[str, str] = {
+    "SessionStart": (
+        "Where the time goes (profile below): start-up is at the floor (in CPU time, importing our pydantic "
+        "I/O and config models and validating a config costs 152 ms against 128 ms for `import pydantic, git`; "
+        "`defer_build` on the I/O models took ~28 ms off, commit 94d006e). The excess is the report's work: 14 git "
+        "processes (claims/context.py and the verifiers: `for-each-ref`, `status`, three `rev-list --stdin` "
+        "ancestry queries, two `cat-file --batch-check`, `log --no-walk` for subjects, `git grep -n`, "
+        "`git grep -c`, `ls-files`, `check-ignore`, `log --since`, `rev-list --count`; ~5-10 ms each on an idle "
+        "machine, several times that under load) and parsing all 500 entries of DECISIONS.md for the position "
+        "verifier (claims/verify_position.py `_entries` -> record/decisions.py, ~25 ms CPU). The 200/10-claim "
+        "ratio shows the verification is batched: its cost is per process, not per claim.\n\n"
+        "Fix (owner K, claims/): (1) cache the parsed ledgers across runs in the state directory, keyed by the "
+        "file's content hash (`model_dump_json` / `model_validate_json`), so an unchanged DECISIONS.md costs a "
+        "read and a hash; (2) fewer processes: one `cat-file --batch-check` for every object name of the "
+        "dashboard instead of two, the subjects from the same pass (`cat-file --batch` shows a commit's "
+        "message), one `git grep` for both the line and the count queries. The target (1.5x the import floor) "
+        "leaves ~110 ms over the floor on an idle machine: reachable with (1) and (2), not under this run's load."
+    ),
+    "PreCompact": (
+        "Where the time goes (profile below): the checklist re-derives facts from ledgers of 1,000 + 500 entries on "
+        "every compaction. (a) `tracked-homes` runs `claims.addresses.extract_addresses` on every line of every "
+        "record file (~29,000 lines here) to find the paths they name: the largest single cost. (b) `ledgers` "
+        "parses and validates SYMPTOMS.md (~170 ms CPU for 1,000 entries) and DECISIONS.md. (c) `stale-claims` "
+        "and `dashboard` verify the dashboard's claims (git processes). (d) the checkpoint (1.3 MB of JSON with "
+        "`indent=1`, ~35 ms). Fixed here: `guards` compiled and ran one regex per guard over the whole test "
+        "file (5.6 s, enough to exhaust the 10 s budget: commit 8fc83f3) and every check re-parsed "
+        "SYMPTOMS.md and diffed it against an identical HEAD copy (commit af67211).\n\n"
+        "Fix: (1) owner G2 (checks/tracked_homes.py) with K (claims/addresses.py): extract only PATH addresses, "
+        "in one regex pass over the whole file instead of the full classifier per line, and memoize the named "
+        "paths per record-file content hash in the state directory: ledgers are append-only, so only new entries "
+        "need extraction; (2) owner G2 (checks/ledgers.py): reuse the previous checkpoint's ledger findings when "
+        "the ledger's blob is unchanged since that checkpoint (same content hash), re-validating only what was "
+        "appended; (3) owner G2 (events/pre_compact.py): write the checkpoint without indentation (`json.dumps` "
+        "with `indent` falls back to the pure-Python encoder). With (1) and (2) PreCompact on an unchanged record "
+        "is the interpreter, pydantic, the transcript tail and ~10 git processes, which fits 2x the floor."
+    ),
+    "UserPromptSubmit": (
+        "The nothing-pending path imports no pydantic, no git and no config: a `stat()` of the pending file after "
+        "the interpreter starts (events/user_prompt_submit.py `quick`). A miss here is noise on a loaded machine."
+    ),
+}
 
 
 @dataclass
@@ -194,10 +236,10 @@ def measure(size: Size, work: Path, peers: Peers, log=print) -> dict:
             memory=True),
         Cmd(f"cc-hooks rehydrate, {hi:,} commits, {many} claims", [*CLI, "rehydrate", "--project", str(repos[hi, many])],
             env=env, memory=True),
-        Cmd(f"cc-hooks triage, {lo:,} commits", [*CLI, "triage", "--project", str(main), "request 17 times out",
-                                                  "timeout after deploy"], env=env, memory=True),
+        Cmd(f"cc-hooks triage, {lo:,} commits", [*CLI, "triage", "--project", str(main), "export job 17 writes an empty file",
+                                                  "empty export"], env=env, memory=True),
         Cmd(f"cc-hooks triage, {hi:,} commits", [*CLI, "triage", "--project", str(repos[hi, many]),
-                                                  "request 17 times out", "timeout after deploy"], env=env, memory=True),
+                                                  "export job 17 writes an empty file", "empty export"], env=env, memory=True),
     ]
     log("CLI verbs:")
     run_group(cli, size.runs, log, size.warm)
