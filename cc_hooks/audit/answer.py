@@ -261,15 +261,16 @@ class Auditor:
         return texts
 
     def _doc_mentioning(self, path: str, line: int, terms) -> Optional[str]:
-        """A doc line that points at ``path:line``, or names ``path`` near a word of the odd line
-        (a doc that names the file for another reason does not explain the oddity)."""
+        """A doc line that points at ``path:line``, or names ``path`` next to (the line before, the same
+        line, the line after) a word of the odd line: a doc that names the file for another reason
+        does not explain the oddity."""
         wanted = set(terms) - set(terms_of(path))
         for rel, text in self._doc_texts.items():
             lines = text.splitlines()
             for index, doc_line in enumerate(lines):
                 if path not in doc_line:
                     continue
-                near = set(terms_of(" ".join(lines[max(0, index - 3) : index + 4])))
+                near = set(terms_of(" ".join(lines[max(0, index - 1) : index + 2])))
                 if f"{path}:{line}" in doc_line or wanted & near:
                     return f"{rel}:{index + 1} (about `{path}`)"
         return None
