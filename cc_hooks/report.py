@@ -171,7 +171,8 @@ def _says_nothing_checkable(claim: Claim) -> bool:
 
 def _item(claim: Claim) -> str:
     label = "why" if claim.verdict == UNVERIFIED else "source of truth"
-    return f"- {claim.location} ({claim.kind}): {quote(claim.text)}\n  {label}: {quote(claim.evidence)}"
+    kind = f" ({claim.kind})" if claim.checkable else ""  # a sentence naming nothing has no kind to speak of
+    return f"- {claim.location}{kind}: {quote(claim.text)}\n  {label}: {quote(claim.evidence)}"
 
 
 def _tail(data: ReportInput, budget: int) -> list[str]:
