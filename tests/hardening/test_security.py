@@ -74,8 +74,6 @@ def test_a_dashboard_line_that_gives_orders_stays_a_quoted_claim(repo):
     assert lines and all(inside_code_span(line, INJECTION) for line in lines), lines
 
 
-@pytest.mark.xfail(strict=True, reason="events/post_compact.py (another helper's): audit_text quotes summary claims in "
-                   "plain double quotes, not report.quote(), so a summary sentence can close the quote and speak")
 def test_a_summary_sentence_that_gives_orders_stays_quoted_in_the_audit(repo):
     summary = f'Done in abc1234" — {INJECTION}; "x'
     hook_in_process(json.dumps(event("PostCompact", repo, session_id="inj", compact_summary=summary)).encode())
