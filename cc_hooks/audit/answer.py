@@ -29,7 +29,6 @@ from cc_hooks.audit.freshclone import View
 from cc_hooks.audit.report import REPORT_NAME
 from cc_hooks.audit.questions import (
     CODE_SUFFIXES,
-    covering_entry,
     is_code_path,
     is_test_path,
     read_decisions,
@@ -196,26 +195,34 @@ class Auditor:
 
     def _check_entry_pointers(self, entry) -> tuple[list[str], list[str]]:
         """(broken pointers, resolved guard pointers) of a symptom entry: guards and cited commits."""
+        guards = [p for cause in entry.causes for p in _pointers_in(cause.guard or "")]
+        results, commits = self._entry_pointers
+        broken = [f"**Guard** `{p}`: {results[p].reason}" for p in guards if results[p].grade == FAIL]
+        shas = [sha for cause in entry.causes for sha in cause.shas]
+        broken += [f"commit `{sha}` is not in the repository" for sha in shas if sha in commits and commits[sha] is None]
+        return broken, [p for p in guards if results[p].grade == PASS]
+
+    @cached_property
+    def _entry_pointers(self) -> tuple[dict, dict]:
+        """Every symptom entry's guard pointers and cited commits, resolved in two batches."""
         from cc_hooks.git import GitError, object_types
         from cc_hooks.record.questions import resolve_pointers
 
-        guards = [p for cause in entry.causes for p in _pointers_in(cause.guard or "")]
+        entries = self.symptoms.entries if self.symptoms else []
+        guards = [p for entry in entries for cause in entry.causes for p in _pointers_in(cause.guard or "")]
+        shas = [sha for entry in entries for cause in entry.causes for sha in cause.shas]
         results = resolve_pointers(self.view.path, guards, timeout=self.timeout) if guards else {}
-        broken = [f"**Guard** `{p}`: {r.reason}" for p, r in results.items() if r.grade == FAIL]
-        shas = [sha for cause in entry.causes for sha in cause.shas]
         try:
-            found = object_types(self.view.path, shas, timeout=self.timeout) if shas else {}
+            commits = object_types(self.view.path, shas, timeout=self.timeout) if shas else {}
         except GitError:
-            found = {}
-        broken += [f"commit `{sha}` is not in the repository" for sha in shas if sha in found and found[sha] is None]
-        return broken, [p for p, r in results.items() if r.grade == PASS]
+            commits = {}
+        return results, commits
 
     def _answer_trailer(self, question: Question) -> Graded:
+        """Asked only for a trailer no SYMPTOMS.md entry covers (``questions.trailer_questions``):
+        the answer is git-log prose at best."""
         symptom, shas = question.data["symptom"], question.data["shas"]
-        entry = covering_entry(self.symptoms, symptom, shas)
         short = ", ".join(s[:12] for s in shas)
-        if entry is not None:
-            return Graded(question, PASS, f"{self.config.record.symptoms}#{entry.slug}", level=INDEX)
         remedy = (f"add a {self.config.record.symptoms} entry `## Symptom: {symptom}` (cause, discriminator, "
                   f"fix {short}, guard, ruled out)")
         local = _best(self.local_units, question.terms)

@@ -117,9 +117,10 @@ def trailer_questions(view: Path, ledger, timeout: float) -> list[Question]:
         for symptom in commit.symptoms:
             key = normalize(symptom)
             by_symptom.setdefault(key, (symptom, []))[1].append(commit.sha)
+    index = SymptomIndex(ledger)
     questions = []
     for symptom, shas in by_symptom.values():
-        if covering_entry(ledger, symptom, shas) is not None:
+        if index.covering(symptom, shas) is not None:
             continue  # asked through that entry
         short = ", ".join(sha[:12] for sha in shas)
         questions.append(Question(f"trailer:{shas[-1][:12]}",
@@ -128,20 +129,34 @@ def trailer_questions(view: Path, ledger, timeout: float) -> list[Question]:
     return questions
 
 
-def covering_entry(ledger, symptom: str, shas: Iterable[str]):
-    """The SYMPTOMS.md entry for a trailer: same observable (loosely), or a cause citing one of its commits."""
-    if ledger is None:
+class SymptomIndex:
+    """Finds the SYMPTOMS.md entry that covers a trailer: the same observable (loosely: every
+    significant word of the trailer is in the entry's), or a cause citing one of its commits."""
+
+    def __init__(self, ledger):
+        entries = ledger.entries if ledger is not None else []
+        self.by_text = {normalize(e.observable): e for e in reversed(entries)}
+        self.by_terms = [(frozenset(terms_of(e.observable)), e) for e in entries]
+        self.by_sha: dict[str, list[tuple[str, object]]] = {}
+        for entry in entries:
+            for cause in entry.causes:
+                for short in cause.shas:
+                    self.by_sha.setdefault(short[:7], []).append((short, entry))
+
+    def covering(self, symptom: str, shas: Iterable[str]):
+        found = self.by_text.get(normalize(symptom))
+        if found is not None:
+            return found
+        for full in shas:
+            for short, entry in self.by_sha.get(full[:7], []):
+                if full.startswith(short):
+                    return entry
+        wanted = set(terms_of(symptom))
+        if wanted:
+            for have, entry in self.by_terms:
+                if wanted <= have:
+                    return entry
         return None
-    wanted = set(terms_of(symptom))
-    for entry in ledger.entries:
-        if normalize(entry.observable) == normalize(symptom):
-            return entry
-        if any(full.startswith(short) for cause in entry.causes for short in cause.shas for full in shas):
-            return entry
-        have = set(terms_of(entry.observable))
-        if wanted and wanted <= have:
-            return entry
-    return None
 
 
 def decision_questions(view: Path, rel: str) -> list[Question]:
