@@ -110,6 +110,7 @@ def build_rehydration(
         capture_debt=capture_debt,
         debt_title=debt_title,
         summary_audited=bool(summary_text),
+        summary_date=summary_date if summary_text else None,
         head=head,
         notes=notes,
         budget=budget,
