@@ -8,7 +8,8 @@ run (``core.hooksPath`` points at nothing). A worktree, not ``git archive``:
 an archive drops ``export-ignore`` files a clone has and has no history.
 
 The view is removed when the ``with`` block ends, also on an error, on Ctrl-C
-(SIGINT) and on SIGTERM (turned into ``Interrupted`` so ``finally`` runs).
+(SIGINT) and on SIGTERM (turned into ``Interrupted`` so ``finally`` runs). A
+view whose audit was killed outright (SIGKILL) is removed by the next audit.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from pathlib import Path
 from typing import Iterator
 
 PREFIX = "cc-hooks-audit-"
+OWNER = "owner.pid"  # beside the view: the pid of the audit that made it
 
 
 class FreshCloneError(Exception):
@@ -59,10 +61,12 @@ def fresh_clone(root: str | os.PathLike, timeout: float = 120.0) -> Iterator[Vie
         raise FreshCloneError(str(exc)) from exc
     if sha is None:
         raise FreshCloneError("no commits yet: a fresh clone would be empty")
+    sweep_orphans(root)
     with _signals_interrupt():
         temp = Path(tempfile.mkdtemp(prefix=PREFIX))
         path = temp / (root.name or "repo")
         try:
+            (temp / OWNER).write_text(str(os.getpid()))
             try:
                 run_git(root, "-c", f"core.hooksPath={os.devnull}", "worktree", "add", "--detach", "--quiet",
                         str(path), sha, timeout=timeout)
@@ -88,6 +92,40 @@ def remove_view(root: Path, temp: Path) -> None:
         run_git(root, "worktree", "prune", timeout=60, check=False)
     except GitError:
         pass
+
+
+def sweep_orphans(root: Path) -> list[Path]:
+    """Remove the views of audits that were killed (SIGKILL leaves no ``finally``): a registered
+    ``cc-hooks-audit-*`` worktree whose owner process is gone. Returns what was removed."""
+    from cc_hooks.git import GitError, run_git
+
+    try:
+        out = run_git(root, "worktree", "list", "--porcelain", timeout=30, check=False)
+    except GitError:
+        return []
+    removed = []
+    for line in out.splitlines():
+        if not line.startswith("worktree "):
+            continue
+        temp = Path(line[len("worktree "):]).parent
+        if temp.name.startswith(PREFIX) and not _owner_alive(temp):
+            remove_view(root, temp)
+            removed.append(temp)
+    return removed
+
+
+def _owner_alive(temp: Path) -> bool:
+    try:
+        pid = int((temp / OWNER).read_text().strip())
+    except (OSError, ValueError):
+        return False  # the owner file is written before the worktree is registered
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # alive, owned by someone else
+    return True
 
 
 def _work_tree_extras(root: Path, timeout: float) -> tuple[list[str], list[str]]:

@@ -147,3 +147,30 @@ def test_interrupted_agent_audit_removes_the_view_and_stops_the_agent(project, t
         os.kill(int(pid), 0)
     audits = project.state / "audits"
     assert not audits.exists() or not list(audits.glob("*.json"))  # an interrupted audit stores nothing
+
+
+def test_a_killed_audits_view_is_removed_by_the_next_audit(project, tmp_path):
+    ready = tmp_path / "ready"
+    proc = subprocess.Popen([sys.executable, "-c", HOLD, str(project.root), str(ready)], stderr=subprocess.PIPE)
+    try:
+        view = Path(wait_for(ready))
+    finally:
+        proc.kill()  # SIGKILL: no finally runs
+        proc.communicate(timeout=30)
+    assert view.is_dir() and len(worktrees(project)) == 2  # left behind
+    with fresh_clone(project.root) as current:
+        assert not view.parent.exists() and len(worktrees(project)) == 2  # the orphan went, the new view is there
+    assert not current.path.exists() and len(worktrees(project)) == 1
+
+
+def test_a_live_audits_view_is_left_alone(project, tmp_path):
+    ready = tmp_path / "ready"
+    proc = subprocess.Popen([sys.executable, "-c", HOLD, str(project.root), str(ready)], stderr=subprocess.PIPE)
+    try:
+        view = Path(wait_for(ready))
+        with fresh_clone(project.root):
+            assert view.is_dir()  # another audit is still using it
+    finally:
+        proc.terminate()
+        proc.communicate(timeout=30)
+    assert not view.exists() and len(worktrees(project)) == 1
