@@ -67,11 +67,14 @@ def _elsewhere(ctx: VerifyContext, missing: dict[str, str]) -> dict[str, list[tu
     """For each missing value, the (path, sha, type) of HEAD entries whose path ends in it."""
     if not missing:
         return {}
-    tree = ctx.tree()
+    by_name: dict[str, list[tuple[str, str, str]]] = {}
+    for entry in ctx.tree():
+        by_name.setdefault(entry[0].rsplit("/", 1)[-1], []).append(entry)
     found = {}
     for value, relative in missing.items():
-        suffix = "/" + relative.rstrip("/")
-        found[value] = [entry for entry in tree if entry[0].endswith(suffix)]
+        relative = relative.rstrip("/")
+        candidates = by_name.get(relative.rsplit("/", 1)[-1], [])
+        found[value] = [entry for entry in candidates if entry[0].endswith("/" + relative)]
     return found
 
 
