@@ -135,8 +135,18 @@ def _work_tree_extras(root: Path, timeout: float) -> tuple[list[str], list[str]]
     ignored = run_git(root, "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory",
                       timeout=timeout, check=False)
     status = run_git(root, "status", "--porcelain", "-z", "--untracked-files=all", timeout=timeout, check=False)
-    changed = [entry[3:] for entry in status.split("\0") if len(entry) > 3 and entry[2] == " "]
-    return sorted(p for p in ignored.split("\0") if p), changed
+    return sorted(p for p in ignored.split("\0") if p), _changed_paths(status)
+
+
+def _changed_paths(status: str) -> list[str]:
+    """Paths of ``git status --porcelain -z`` (a rename's or copy's source follows it: skipped)."""
+    changed, entries = [], iter(status.split("\0"))
+    for entry in entries:
+        if len(entry) > 3:
+            changed.append(entry[3:])
+            if entry[0] in "RC":
+                next(entries, None)
+    return changed
 
 
 _CAUGHT = ("SIGTERM", "SIGHUP")

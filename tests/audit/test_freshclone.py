@@ -174,3 +174,11 @@ def test_a_live_audits_view_is_left_alone(project, tmp_path):
         proc.terminate()
         proc.communicate(timeout=30)
     assert not view.exists() and len(worktrees(project)) == 1
+
+
+def test_renamed_and_spaced_paths_are_listed_as_uncommitted(project):
+    project.git("mv", "README.md", "ab cd.md")
+    project.write("x y z.md", "new\n")
+    with fresh_clone(project.root) as view:
+        assert set(view.uncommitted) == {"ab cd.md", "x y z.md"}
+        assert (view.path / "README.md").exists() and not (view.path / "ab cd.md").exists()
