@@ -47,7 +47,7 @@ _STATUS_RE = re.compile(
 )
 _INTENT_RE = re.compile(
     r"^(?:next(?:\s+steps?)?\s*:|todo\b|to\s+do\s*:|then\s*:)|"
-    r"\b(?:will|should|must|need(?:s|ed)?\s+to|plan(?:s|ned)?\s+to|going\s+to|to\s+be\s+(?:written|created|added|moved|renamed))\b",
+    r"\b(?:will|should|must|need(?:s|ed)?\s+to|plan(?:s|ned)?\s+to|going\s+to|wants?|to\s+be\s+(?:written|created|added|moved|renamed))\b",
     re.IGNORECASE,
 )
 _NEXT_HEADING_RE = re.compile(
@@ -98,8 +98,9 @@ def claim_from_line(
     found = list(addresses) if addresses is not None else extract_addresses(text)
     claim = Claim(text=text, kind=QUEUE, source=source, line=line, section=section, date=date, done=done)
     claim.addresses = found
-    claim.assertions = git_assertions(text)
     claim.intent = section == "queue" or bool(_INTENT_RE.search(text))
+    # Future work ("will push", "the user wants it merged") asserts nothing about the git state now.
+    claim.assertions = [] if claim.intent else git_assertions(text)
     claim.kind = classify(claim)
     return claim
 

@@ -30,6 +30,7 @@ PATH = "path"
 KINDS = (GIT, EXTERNAL, POSITION, QUEUE, PATH)
 
 NO_ADDRESS = "no checkable address"
+FUTURE_WORK = "future work: what it names is not expected to exist yet"
 TIME_BUDGET = "time budget"
 
 
@@ -70,7 +71,7 @@ class Claim:
     assertions: list[Assertion] = field(default_factory=list)
     date: Optional[str] = None  # queue item date, else the state block's
     done: bool = False  # a DONE queue item
-    intent: bool = False  # future work ("will create x"): paths are not checked
+    intent: bool = False  # future work ("will create x"): no git-state assertions, paths not checked
     checks: list[Check] = field(default_factory=list)
 
     def add(self, subject: str, verdict: str, evidence: str, by: str = "") -> None:

@@ -14,7 +14,7 @@ from typing import Optional
 
 from cc_hooks.claims import verify_external, verify_git, verify_paths, verify_position, verify_queue
 from cc_hooks.claims.context import BudgetExhausted, VerifyContext
-from cc_hooks.claims.model import NO_ADDRESS, TIME_BUDGET, UNVERIFIED, Claim
+from cc_hooks.claims.model import FUTURE_WORK, NO_ADDRESS, TIME_BUDGET, UNVERIFIED, Claim
 
 VERIFIERS = (verify_git, verify_paths, verify_queue, verify_position, verify_external)
 
@@ -50,7 +50,7 @@ def verify_claims(
                     claim.add("", UNVERIFIED, reason, verifier.NAME)
     for claim in claims:
         if not claim.checks:
-            claim.add("", UNVERIFIED, NO_ADDRESS, "")
+            claim.add("", UNVERIFIED, FUTURE_WORK if claim.intent and claim.addresses else NO_ADDRESS, "")
     return ctx
 
 

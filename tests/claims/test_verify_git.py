@@ -105,3 +105,13 @@ def test_pushed_without_upstream_is_contradicted(repo):
 def test_merge_claim_without_subject_is_unverified(repo):
     claim = repo.check("Merged into `main`.")
     assert claim.verdict == UNVERIFIED
+
+
+def test_future_work_asserts_no_git_state(repo):
+    """A summary's "the user wants it committed and pushed" is a plan, not a claim that it is pushed."""
+    assert repo.check("Committed and pushed.").verdict == CONTRADICTED  # no upstream
+    for plan in ("The user wants all tasks committed and pushed.", "Next we will push and merge into `main`."):
+        claim = repo.check(plan)
+        assert claim.assertions == [] and claim.verdict != CONTRADICTED, plan
+    assert repo.check("We will revert `deadbee1`.").verdict == CONTRADICTED  # a named commit must still exist
+    assert "future work" in repo.check("Next we will create `docs/api.md`.").evidence
