@@ -52,7 +52,10 @@ def run(args) -> int:
 
 def print_table(root, results) -> None:
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
+
+    from cc_hooks.printable import printable
 
     from cc_hooks.checks import FAIL, PASS, score
 
@@ -61,9 +64,9 @@ def print_table(root, results) -> None:
     table.add_column("check")
     table.add_column("status")
     table.add_column("summary / findings", overflow="fold")
-    for result in results:
+    for result in results:  # findings quote the repo: no markup, no escape sequences
         body = result.summary + "".join(f"\n • {f}" for f in result.findings)
-        table.add_row(result.id, f"[{style.get(result.status, 'yellow')}]{result.status}[/]", body)
+        table.add_row(result.id, f"[{style.get(result.status, 'yellow')}]{result.status}[/]", escape(printable(body)))
     console = Console()
     console.print(table)
     console.print(score(results))

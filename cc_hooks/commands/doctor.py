@@ -307,12 +307,15 @@ def _print_table(root, findings: list, healthy: bool) -> None:
     from rich.markup import escape
     from rich.table import Table
 
+    from cc_hooks.printable import printable
+
     style = {"ok": "green", "warn": "yellow", "fail": "bold red"}
     table = Table(title=f"cc-hooks doctor: {root}", show_lines=False)
     for column in ("check", "status", "detail", "fix"):
         table.add_column(column, overflow="fold")
-    for f in findings:
-        table.add_row(escape(f.check), f"[{style[f.status]}]{f.status}[/]", escape(f.detail), escape(f.fix))
+    for f in findings:  # details quote the hook log and the repo: no escape sequence reaches the terminal
+        table.add_row(escape(printable(f.check)), f"[{style[f.status]}]{f.status}[/]", escape(printable(f.detail)),
+                      escape(printable(f.fix)))
     console = Console()
     console.print(table)
     problems = sum(1 for f in findings if f.status == "fail")

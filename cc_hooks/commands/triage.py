@@ -65,7 +65,9 @@ def run(args) -> int:
     elif sys.stdout.isatty():
         render_rich(result)
     else:
-        print(render_markdown(result))
+        from cc_hooks.printable import printable
+
+        print(printable(render_markdown(result)))
     return 0
 
 
@@ -444,8 +446,13 @@ def render_markdown(result: TriageResult) -> str:
 
 def render_rich(result: TriageResult) -> None:
     from rich.console import Console
-    from rich.markup import escape
+    from rich.markup import escape as rich_escape
     from rich.table import Table
+
+    from cc_hooks.printable import printable
+
+    def escape(text: str) -> str:  # record text: no markup, no escape sequences
+        return rich_escape(printable(text))
 
     console = Console()
     style = {NOVEL: "yellow", INTACT: "cyan", KNOWN: "bold red"}[result.verdict]
@@ -473,4 +480,4 @@ def render_rich(result: TriageResult) -> None:
         if items:
             console.print(f"[bold]{title}[/bold]")
             for item in items:
-                console.print(f"  • {item}", markup=False, highlight=False)
+                console.print(f"  • {printable(item)}", markup=False, highlight=False)

@@ -89,9 +89,15 @@ def test_control_characters_in_the_record_never_reach_hook_output(repo):
         assert_sane(answer)  # includes: no control character in stdout, stderr or the decoded context
 
 
-@pytest.mark.parametrize("verb", [["rehydrate"], ["check"], ["doctor"]])
+@pytest.mark.parametrize("verb", [["rehydrate"], ["check"], ["doctor"], ["triage", "login loops"]])
 def test_control_characters_in_the_record_never_reach_cli_output(repo, verb):
-    initialized(repo, ["- \x1b[2J\x1b]0;owned\x07cleared the screen at `README.md` \x9b31m"])
+    """Record text and the hook log reach the terminal through the CLI: no escape sequence, and
+    no rich markup either (a stray ``[/bold]`` in a finding must not crash the table)."""
+    initialized(repo, ["- \x1b[2J\x1b]0;owned\x07cleared the screen at `README.md` \x9b31m [/bold] [red]x"])
+    with open(repo / "SYMPTOMS.md", "a") as handle:
+        handle.write("\n## Symptom: login \x1b]0;owned\x07loops \x1b[2J [/bold]\n\n### Cause 1: race \x9b31m — fixed in abc1234\n")
+    git(repo, "commit", "-qam", "symptom")
+    state.log_event(repo, "error", "SessionStart", "boom \x1b]0;owned\x07 \x1b[2J")
     proc = cli(*verb, cwd=repo)
     assert "Traceback" not in proc.stderr, proc.stderr
     for stream in (proc.stdout, proc.stderr):
