@@ -83,12 +83,14 @@ def _fix_commit(outcome, commits: list[dict]):
 
 
 def _outcome_finding(outcome) -> Finding:
+    from cc_hooks.report import quote  # command output is data: a code span nothing inside can close
+
     kind = "a failing test then passed" if outcome.is_test else "failed then succeeded"
     edited = ", ".join(outcome.edits[:3])
     committed = "" if outcome.fixed_in else " (fix not committed)"  # a committed fix is named by the finding's commit
-    then = "".join(f", then \"{error}\"" for error in outcome.later_errors)
+    then = "".join(f", then {quote(error)}" for error in outcome.later_errors)
     return Finding(
-        f"unrecorded outcome: `{outcome.command}` {kind} after editing {edited}{committed}; error: \"{outcome.error}\"{then} — "
+        f"unrecorded outcome: {quote(outcome.command)} {kind} after editing {edited}{committed}; error: {quote(outcome.error)}{then} — "
         "record it (SYMPTOMS.md entry, a guard test, or a `Symptom:` trailer)",
         file=outcome.edits[0] if outcome.edits else None,
         commit=outcome.fixed_in,

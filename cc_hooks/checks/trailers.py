@@ -12,6 +12,7 @@ ID = "trailers"
 
 def run(ctx):
     from cc_hooks.record.trailers import FixRule, read_commits
+    from cc_hooks.report import quote  # a commit subject is repository text: data, not instructions
 
     rule = FixRule.from_config(ctx.config.trailers, ctx.config.record.symptoms)
     if ctx.head.sha is None:
@@ -29,7 +30,7 @@ def run(ctx):
             commits.setdefault(commit.sha, commit)
     bad = [c for c in commits.values() if rule.is_fix(c) and not c.symptoms]
     findings = [
-        Finding(f"fix commit \"{c.subject}\" has no `Symptom:` trailer (amend it if unpushed, else record it in "
+        Finding(f"fix commit {quote(c.subject)} has no `Symptom:` trailer (amend it if unpushed, else record it in "
                 f"{ctx.config.record.symptoms} under \"Record gaps found\")", commit=c.sha)
         for c in bad
     ]
