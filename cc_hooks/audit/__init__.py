@@ -55,7 +55,7 @@ def run_audit(
 
 
 def _agent_audit(result, view, claude: Path, timeout: float, limit: int, env: Optional[dict]) -> None:
-    from cc_hooks.audit.agent import merge, run_agent
+    from cc_hooks.audit.agent import check_pointers, merge, run_agent
 
     order = {kind: n for n, kind in enumerate(AGENT_ORDER)}
     candidates = sorted((g.question for g in result.graded if g.question.kind in order), key=lambda q: order[q.kind])
@@ -63,5 +63,6 @@ def _agent_audit(result, view, claude: Path, timeout: float, limit: int, env: Op
     if len(candidates) > limit:
         result.notes.append(f"{len(candidates) - limit} question(s) beyond --max-questions {limit} were graded by the program only")
     answer = run_agent(claude, view.path, sent, view.head, [*view.ignored, *view.uncommitted], timeout, env)
+    check_pointers(answer, view.path)
     result.graded = merge(result.graded, answer, limit)
     result.agent = {"cli": answer.cli, "questions_sent": len(answer.sent), "extra": len(answer.extra), "duration": answer.duration}

@@ -205,6 +205,31 @@ def _item(item, number: int, extra: bool = False) -> dict:
     return checked
 
 
+def check_pointers(answer: AgentAnswer, view: Path, timeout: float = 30.0) -> None:
+    """The agent's word is checked like any note: a ``where`` that is one pointer (``path``,
+    ``path:line``, ``path#anchor``, ``path::test``) must resolve in the fresh clone, else that
+    answer is a FAIL saying so. Free-text ``where``s are kept as they are."""
+    from cc_hooks.record.questions import resolve_pointers, split_pointer
+
+    items = [*answer.answers.values(), *answer.extra]
+    pointers = {item["where"].strip().strip("`") for item in items if _is_pointer(item["where"])}
+    pointers = {p for p in pointers if split_pointer(p).kind != "commit"}
+    if not pointers:
+        return
+    results = resolve_pointers(view, pointers, timeout=timeout)
+    for item in items:
+        result = results.get(item["where"].strip().strip("`"))
+        if result is not None and result.grade == FAIL:
+            item["grade"] = FAIL
+            item["where"] = f"{item['where']} (not in the fresh clone: {result.reason})"
+            item["remediation"] = item["remediation"] or "record the answer in a tracked file and point there"
+
+
+def _is_pointer(where: str) -> bool:
+    token = where.strip().strip("`")
+    return bool(token) and " " not in token and ("/" in token or "." in token.split("#")[0].split("::")[0])
+
+
 def merge(graded: list[Graded], answer: AgentAnswer, limit: int = DEFAULT_MAX_QUESTIONS) -> list[Graded]:
     """The program's grades merged with the agent's (the stricter wins), plus the agent's own questions."""
     merged = []

@@ -108,3 +108,17 @@ def test_an_agent_that_hangs_is_stopped_at_the_timeout(tmp_path):
     exe.chmod(0o755)
     with pytest.raises(AgentError, match=r"did not answer within 0.5s"):
         run_agent(exe, tmp_path, [Question("q", "Why?", "caller")], "0" * 40, [], timeout=0.5)
+
+
+def test_an_agent_pointer_that_is_not_in_the_clone_is_a_fail(project):
+    from cc_hooks.audit.agent import check_pointers
+
+    answer = parse_answer(block(good(**{"symptom:a": {"where": "SYMPTOMS.md#symptom-add2-3-returns--1"},
+                                        "coldstart:3": {"where": "docs/gone.md", "grade": "PASS"}}),
+                                [{"question": "Why?", "grade": "PASS", "where": "CLAUDE.md"},
+                                 {"question": "Where?", "grade": "PASS", "where": "the README, second paragraph"}]), SENT)
+    check_pointers(answer, project.root)
+    assert answer.answers["symptom:a"]["grade"] == PASS  # resolves at HEAD
+    gone = answer.answers["coldstart:3"]
+    assert gone["grade"] == FAIL and "not in the fresh clone: no such file at HEAD" in gone["where"]
+    assert [e["grade"] for e in answer.extra] == [FAIL, PASS]  # an ignored file is not in a clone; free text is kept

@@ -57,9 +57,8 @@ def commit(repo: Path, message: str) -> str:
     return git(repo, "rev-parse", "HEAD")
 
 
-def answer(*grades: tuple[str, str]) -> str:
-    results = [{"id": qid, "grade": grade, "where": "SYMPTOMS.md" if grade == "PASS" else "", "remediation": ""}
-               for qid, grade in grades]
+def answer(*grades: tuple[str, str, str]) -> str:
+    results = [{"id": qid, "grade": grade, "where": where, "remediation": ""} for qid, grade, where in grades]
     return "Audit done.\n\n```json\n" + json.dumps({"results": results}) + "\n```\n"
 
 
@@ -92,7 +91,7 @@ def test_agent_audit_flips_the_checklist_once_the_record_is_fixed(claude: Claude
     trailer_id = f"trailer:{fix[:12]}"
 
     # Round 1: the fix is known only from its trailer. The agent calls it PASS; the program's WEAK wins.
-    fake.queue_text(answer((trailer_id, "PASS"), (DECISION_ID, "PASS")))
+    fake.queue_text(answer((trailer_id, "PASS", f"commit {fix[:12]}"), (DECISION_ID, "PASS", "DECISIONS.md")))
     first = audit(claude, cc_hooks_exe, "--json")
     assert first.returncode == 1, first.stderr
     [request] = fake.turns
@@ -114,7 +113,8 @@ def test_agent_audit_flips_the_checklist_once_the_record_is_fixed(claude: Claude
     (repo / "SYMPTOMS.md").write_text(ENTRY.format(sha=fix[:10]))
     commit(repo, "Record the add() fix")
     symptom_id = "symptom:symptom-add2-3-returns--1"
-    fake.queue_text(answer((symptom_id, "PASS"), (DECISION_ID, "PASS")))
+    fake.queue_text(answer((symptom_id, "PASS", f"SYMPTOMS.md#{symptom_id.split(':')[1]}"),
+                           (DECISION_ID, "PASS", f"DECISIONS.md#{DECISION_ID.split(':')[1]}")))
     second = audit(claude, cc_hooks_exe, "--write-report")
     assert second.returncode == 0, second.stdout + second.stderr
     assert f"[{symptom_id}]" in fake.turns[-1].text and trailer_id not in fake.turns[-1].text
