@@ -80,3 +80,41 @@ def test_kill_claude_during_a_compaction_then_resume(claude: ClaudeRunner, cc_ho
     assert len(transcript.boundaries()) == 1
     state_is_consistent(state)
     assert any(json.loads(p.read_text()).get("compacted") for p in (state / "checkpoints").rglob("*.json"))
+
+
+def test_kill_an_archive_of_a_real_session_then_resume(claude: ClaudeRunner, cc_hooks_exe: Path) -> None:  # noqa: F811
+    """`transcripts archive` killed in its write, then finished: the CLI resumes the session each time."""
+    import hashlib
+    import sys
+
+    from .test_sigkill import kill_when_temp_appears
+
+    install_cc_hooks(claude, cc_hooks_exe)
+    fake = claude.fake
+    for n in range(3):
+        fake.queue_text(f"answer {n}")
+    sid = claude.session(["one", "two", "three"])
+    claude.compact(sid, "keep it")
+    fake.queue_text("after compaction")
+    claude.run("four", resume=sid)
+    path = claude.transcript_path(sid)
+    old = time.time() - 3600
+    os.utime(path, (old, old))
+    original = hashlib.sha256(path.read_bytes()).hexdigest()
+
+    def archive(action: str) -> list[str]:
+        return [sys.executable, "-m", "cc_hooks", "transcripts", action, str(path), "--execute", "--min-idle", "0",
+                "--archive-dir", str(claude.home / "archive")]
+
+    caught = kill_when_temp_appears(archive("archive"), claude.cwd, path.parent)
+    assert caught, "the archive finished before its write could be interrupted"
+    assert hashlib.sha256(path.read_bytes()).hexdigest() == original  # killed mid-write: the live file is untouched
+    fake.queue_text("resumed after the killed archive")
+    assert claude.run("five", resume=sid).result_text == "resumed after the killed archive"
+    os.utime(path, (old, old))
+    done = subprocess.run(archive("archive"), capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "archived" in done.stdout, done.stdout
+    fake.queue_text("resumed after the archive")
+    assert claude.run("six", resume=sid).result_text == "resumed after the archive"
+    assert not [p for p in path.parent.iterdir() if p.name.endswith(".tmp")]
