@@ -4,6 +4,7 @@ and an agent that hangs is stopped at the timeout."""
 from __future__ import annotations
 
 import json
+import re
 import sys
 
 import pytest
@@ -122,3 +123,40 @@ def test_an_agent_pointer_that_is_not_in_the_clone_is_a_fail(project):
     gone = answer.answers["coldstart:3"]
     assert gone["grade"] == FAIL and "not in the fresh clone: no such file at HEAD" in gone["where"]
     assert [e["grade"] for e in answer.extra] == [FAIL, PASS]  # an ignored file is not in a clone; free text is kept
+
+
+ECHO_CLAUDE = """#!{python}
+import json, os, re, sys
+prompt = sys.argv[-1]
+with open({record!r}, "w") as handle:
+    json.dump({{"argv": sys.argv[1:], "cwd": os.getcwd(), "marker": os.environ.get("AUDIT_TEST_MARKER")}}, handle)
+ids = re.findall(r"^- \\[([^\\]]+)\\]", prompt, re.M)
+results = [{{"id": i, "grade": "PASS", "where": ""}} for i in ids]
+text = "```json\\n" + json.dumps({{"results": results}}) + "\\n```"
+print(json.dumps({{"type": "result", "subtype": "success", "is_error": False, "result": text}}))
+"""
+
+
+def test_the_cli_contract_and_the_question_limit(project, tmp_path, monkeypatch):
+    from .conftest import audit
+
+    record = tmp_path / "argv.json"
+    claude = tmp_path / "claude"
+    claude.write_text(ECHO_CLAUDE.format(python=sys.executable, record=str(record)))
+    claude.chmod(0o755)
+    monkeypatch.setenv("AUDIT_TEST_MARKER", "passed-through")
+    result = audit(project, ["Why A?", "Why B?", "Why C?"], claude=claude, max_questions=3)
+    seen = json.loads(record.read_text())
+    argv = seen["argv"]
+    assert argv[:3] == ["-p", "--output-format", "json"] and argv[-2] == "--"
+    assert json.loads(argv[argv.index("--settings") + 1]) == {"disableAllHooks": True}
+    assert "--no-session-persistence" in argv and "--strict-mcp-config" in argv
+    assert "Bash(git log:*)" in argv and "Write" not in argv and "Edit" not in argv
+    assert "You audit whether this repository's durable record" in argv[argv.index("--append-system-prompt") + 1]
+    assert seen["marker"] == "passed-through" and "cc-hooks-audit-" in seen["cwd"]  # env passed, cwd = the view
+    sent = re.findall(r"^- \[([^\]]+)\]", argv[-1], re.M)
+    assert sent == ["coldstart:3", "coldstart:4", "caller:1"]  # verbatim questions first, then cut at the limit
+    assert result.agent["questions_sent"] == 3
+    assert result.notes == ["4 question(s) beyond --max-questions 3 were graded by the program only"]
+    graded = {g.question.id: g for g in result.graded}
+    assert graded["caller:1"].agent is not None and graded["caller:2"].agent is None
