@@ -102,8 +102,13 @@ def can_be_outcome(key: str) -> bool:
     return bool(words) and words[0].rsplit("/", 1)[-1] not in QUERY_PROGRAMS
 
 
+ERROR_SCAN_CHARS = 8_000
+
+
 def error_line(output: str) -> str:
     """The line that says what went wrong, by the kinds above; else the first line that is not the exit code."""
+    if len(output) > 2 * ERROR_SCAN_CHARS:  # a huge log: the telling line is near its start or its end
+        output = output[:ERROR_SCAN_CHARS] + "\n" + output[-ERROR_SCAN_CHARS:]
     lines = [line.strip() for line in output.replace("\\n", "\n").splitlines() if line.strip()]  # some hooks escape newlines
     candidates = [line for line in lines if not _NOT_ERROR_RE.search(line)]
     for kind in _ERROR_KINDS:
