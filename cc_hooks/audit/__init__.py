@@ -33,7 +33,7 @@ def run_audit(
     Raises FreshCloneError / GitError when the audit cannot run, AgentError when the agent's
     answer is unusable, Interrupted on SIGTERM (the view is removed in every case).
     """
-    from cc_hooks.audit.answer import Auditor, stale_claims
+    from cc_hooks.audit.answer import Auditor, absent_record, stale_claims
     from cc_hooks.audit.freshclone import fresh_clone
     from cc_hooks.audit.questions import generate
     from cc_hooks.audit.result import AuditResult, head_fingerprint, record_paths
@@ -41,14 +41,15 @@ def run_audit(
     from cc_hooks.runtime import Deadline
 
     root = Path(root).resolve()
+    paths = record_paths(root, config)
     with fresh_clone(root) as view:
         view_config, _ = load_config_or_default(view.path)
         asked = generate(view.path, view_config, questions)
         auditor = Auditor(view, view_config)
-        graded = [auditor.answer(q) for q in asked]
+        graded = absent_record(view, paths) + [auditor.answer(q) for q in asked]
         graded += stale_claims(view, view_config, Deadline(seconds))
         result = AuditResult(view.head, str(root), graded)
-        result.record = head_fingerprint(root, record_paths(root, config), view.head)
+        result.record = head_fingerprint(root, paths, view.head)
         if claude is not None:
             _agent_audit(result, view, claude, agent_timeout, max_questions, env)
     return result

@@ -339,6 +339,29 @@ class Auditor:
         return FAIL, ""
 
 
+# --- the gitignore trap, for the record itself ------------------------------------------------
+
+
+def absent_record(view: View, paths: list[str]) -> list[Graded]:
+    """A record file the work tree has and a fresh clone lacks (ignored, or never committed): every
+    question it would answer is lost to a stranger, so it is a FAIL of its own."""
+    from cc_hooks.git import ignored
+
+    absent = [p for p in paths if (view.root / p).is_file() and not (view.path / p).exists()]
+    if not absent:
+        return []
+    ignored_paths = ignored(view.root, absent)
+    graded = []
+    for path in absent:
+        flag = UNTRACKED_HOME if path in ignored_paths else UNCOMMITTED
+        why = "gitignored" if flag == UNTRACKED_HOME else "not committed"
+        question = Question(f"record:{path}", f"Where is {path}? (it is in the work tree but {why})", "record", path)
+        remedy = f"track {path} (remove it from .gitignore) and commit it" if flag == UNTRACKED_HOME else f"commit {path}"
+        graded.append(Graded(question, FAIL, f"{path} ({why}: absent from a fresh clone)", remedy, flags=[flag],
+                             deterministic=FAIL))
+    return graded
+
+
 # --- the stale-distractor scan --------------------------------------------------------------
 
 

@@ -59,11 +59,13 @@ def run(args) -> int:
     except (FreshCloneError, GitError) as exc:
         raise CliError(str(exc), 2) from None
     except AgentError as exc:
+        head = run_git(root, "rev-parse", "HEAD", check=False).strip() or None
+        failed = AuditResult(head, str(root), error=f"agent audit rejected: {exc}")
+        failed.record = head_fingerprint(root, record_paths(root, config), head) if head else {}
         if state is not None:
-            head = run_git(root, "rev-parse", "HEAD", check=False).strip() or None
-            failed = AuditResult(head, str(root), error=f"agent audit rejected: {exc}")
-            failed.record = head_fingerprint(root, record_paths(root, config), head) if head else {}
             store(failed, state)
+        if args.json:
+            print(render_json(failed))
         raise CliError(f"{exc} (nothing was stored as PASS)", 2) from None
     except Interrupted as exc:
         raise CliError(f"interrupted by {signal.Signals(exc.signum).name}; the fresh-clone view was removed",

@@ -235,3 +235,17 @@ def test_an_oddity_is_explained_by_a_doc_only_when_the_doc_is_about_it(project):
     project.commit("Explain the pause")
     oddity = one(audit(project), "oddity")
     assert oddity.grade == PASS and oddity.where == "docs/net.md:3 (about `src/net.py`)"
+
+
+def test_a_record_file_a_clone_lacks_fails(project):
+    assert by_kind(audit(project), "record") == []
+    project.git("rm", "-q", "--cached", "DECISIONS.md")
+    project.write(".gitignore", project.read(".gitignore") + "DECISIONS.md\n")
+    project.commit("Ignore the decisions")
+    project.git("rm", "-q", "--cached", "next_steps.md")
+    project.git("commit", "-q", "-m", "Untrack the dashboard")  # the file stays in the work tree
+    grades = {g.question.source: g for g in by_kind(audit(project), "record")}
+    assert set(grades) == {"DECISIONS.md", "next_steps.md"}
+    assert grades["DECISIONS.md"].grade == FAIL and grades["DECISIONS.md"].flags == [UNTRACKED_HOME]
+    assert grades["next_steps.md"].grade == FAIL and grades["next_steps.md"].flags == [UNCOMMITTED]
+    assert by_kind(audit(project), "decision") == []  # a clone has no decisions to ask about

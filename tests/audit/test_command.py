@@ -118,8 +118,9 @@ def test_a_rejected_agent_answer_exits_2_and_is_stored_as_an_error_never_a_pass(
     claude = tmp_path / "claude"
     claude.write_text(MALFORMED.format(python=sys.executable))
     claude.chmod(0o755)
-    code, out = run(project, "--agent", "--claude", str(claude), capsys=capsys)
+    code, out = run(project, "--agent", "--claude", str(claude), "--json", capsys=capsys)
     assert code == 2 and "malformed" in out.err and "nothing was stored as PASS" in out.err
+    assert json.loads(out.out)["error"].startswith("agent audit rejected: the agent's answer is malformed")
     newest = stored(project)[-1]
     assert newest["error"].startswith("agent audit rejected") and newest["results"] == [] and not newest["all_pass"]
     result = check_audit(project)
