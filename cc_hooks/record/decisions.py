@@ -272,7 +272,7 @@ def validate_decisions(
     """Every finding for the ledger at ``repo_root/path`` (or for ``text``)."""
     findings: list[Finding] = []
     if text is None:
-        text, findings = read_ledger(Path(repo_root) / path, path)
+        text, findings = read_ledger(Path(repo_root) / path, path, root=Path(repo_root))
         if text is None:
             return findings
     return findings + parse_decisions(text, path).findings

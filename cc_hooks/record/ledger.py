@@ -52,8 +52,13 @@ def trim_end(section: Section, end: int) -> int:
     return end
 
 
-def read_ledger(path: Path, display: str) -> tuple[Optional[str], list[Finding]]:
-    """The file's text, or None and a finding saying why not."""
+def read_ledger(path: Path, display: str, root: Optional[Path] = None) -> tuple[Optional[str], list[Finding]]:
+    """The file's text, or None and a finding saying why not (also when ``root`` is given and a
+    symlink takes the path out of it: a clone must not make cc-hooks read files elsewhere)."""
+    if root is not None:
+        real_root, real = os.path.realpath(root), os.path.realpath(path)
+        if os.path.commonpath([real_root, real]) != real_root:
+            return None, [finding(display, None, "file-outside-repo", f"{display} resolves outside the repository (symlink to {real}); not read")]
     try:
         data = path.read_bytes()
     except FileNotFoundError:

@@ -390,7 +390,7 @@ def validate_symptoms(
     """Every finding for the ledger at ``repo_root/path`` (or for ``text``)."""
     findings: list[Finding] = []
     if text is None:
-        text, findings = read_ledger(Path(repo_root) / path, path)
+        text, findings = read_ledger(Path(repo_root) / path, path, root=Path(repo_root))
         if text is None:
             return findings
     ledger = parse_symptoms(text, path)

@@ -300,3 +300,27 @@ def test_state_dir_created_under_a_permissive_umask_is_still_private(repo):
         os.umask(old)
     for path in [repo / ".git" / "cc-hooks", *(repo / ".git" / "cc-hooks").rglob("*")]:
         assert stat.S_IMODE(path.stat().st_mode) & 0o077 == 0, path
+
+
+@pytest.mark.parametrize("name", ["SYMPTOMS.md", "DECISIONS.md"])
+def test_a_ledger_symlinked_out_of_the_repository_is_not_read(repo, name):
+    from cc_hooks.record.decisions import validate_decisions
+    from cc_hooks.record.symptoms import validate_symptoms
+
+    secret = repo.parent / "secret.md"
+    secret.write_text("## Symptom: SECRET-TOKEN-123\n## 2026-01-01 — SECRET-TOKEN-123\n")
+    (repo / name).symlink_to(secret)
+    validate = validate_symptoms if name == "SYMPTOMS.md" else validate_decisions
+    findings = validate(repo, name)
+    assert [f.rule for f in findings] == ["file-outside-repo"]
+    answer = hook_in_process(json.dumps(event("PreCompact", repo, trigger="auto")).encode())
+    assert "SECRET-TOKEN-123" not in answer.stdout
+
+
+def test_a_ledger_symlinked_inside_the_repository_is_read(repo):
+    from cc_hooks.record.symptoms import validate_symptoms
+
+    (repo / "docs").mkdir()
+    (repo / "docs" / "SYMPTOMS.md").write_text("# Symptoms\n")
+    (repo / "SYMPTOMS.md").symlink_to(Path("docs") / "SYMPTOMS.md")
+    assert "file-outside-repo" not in [f.rule for f in validate_symptoms(repo, "SYMPTOMS.md")]
