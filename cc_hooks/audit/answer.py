@@ -10,7 +10,9 @@ levels 1-3, WEAK when only in git-log prose, FAIL when not at all. Then:
 - pointers (COLDSTART_QUESTIONS.md lines, a symptom's **Guard**) must resolve at HEAD: a pointer
   to a deleted file is a FAIL;
 - stale distractors: claims in the dashboard and the tracked docs that HEAD contradicts (verified
-  by ``cc_hooks.claims``) are FAILs of their own.
+  by ``cc_hooks.claims``) are FAILs of their own;
+- the gitignore trap for the record itself: a record file the work tree has and a clone lacks is a
+  FAIL of its own.
 
 Structured questions (symptom, decision entries) are judged by the entry's fields; free questions
 (``--question``) by where their significant words occur together.
