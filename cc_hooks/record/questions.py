@@ -227,6 +227,10 @@ def check_questions(
 
         path = (config or load_config(root)).record.questions
     report = QuestionsReport(path, exists=False)
+    real_root, real = os.path.realpath(root), os.path.realpath(root / path)
+    if os.path.commonpath([real_root, real]) != real_root:
+        report.findings.append(finding(path, None, "questions-outside-repo", f"{path} resolves outside the repository (symlink to {real}); not read"))
+        return report
     try:
         text = (root / path).read_text(encoding="utf-8", errors="replace")
     except FileNotFoundError:

@@ -324,3 +324,13 @@ def test_a_ledger_symlinked_inside_the_repository_is_read(repo):
     (repo / "docs" / "SYMPTOMS.md").write_text("# Symptoms\n")
     (repo / "SYMPTOMS.md").symlink_to(Path("docs") / "SYMPTOMS.md")
     assert "file-outside-repo" not in [f.rule for f in validate_symptoms(repo, "SYMPTOMS.md")]
+
+
+def test_a_questions_file_symlinked_out_of_the_repository_is_not_read(repo):
+    from cc_hooks.record.questions import check_questions
+
+    secret = repo.parent / "secret-questions.md"
+    secret.write_text("- SECRET-TOKEN-123? → README.md\n")
+    (repo / "COLDSTART_QUESTIONS.md").symlink_to(secret)
+    report = check_questions(repo, "COLDSTART_QUESTIONS.md", timeout=10)
+    assert [f.rule for f in report.findings] == ["questions-outside-repo"] and not report.questions
