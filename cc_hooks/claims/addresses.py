@@ -40,6 +40,8 @@ KNOWN_EXTENSIONS = frozenset(
 _STOP_NAMES = frozenset(
     "a an the this that it its is was are to and or of in on at for with from not no main's branch branches".split()
 )
+# `text/plain`, `application/json`: media types, not paths or branches.
+_MEDIA_TYPES = frozenset("text application image audio video font multipart message model".split())
 _NOT_KEYS = frozenset("UTF SHA ISO RFC CVE MD5 HTTP TLS SSL AES RSA GPT UTC GMT".split())
 
 _PROBE_RE = re.compile(r"\(\s*probe:\s*([A-Za-z0-9_.-]+)\s*\)", re.IGNORECASE)
@@ -123,6 +125,8 @@ def _classify_span(token: str, before: str) -> Optional[Address]:
     has_ext = _EXT_RE.search(path.value) is not None
     if re.search(r"/\d+$", token):  # foo/2: a function's arity, not a name
         return None
+    if token.startswith("@") or _is_media_type(token):  # `@scope/package`, `text/plain`
+        return None
     if not has_ext and _ON_CUE_RE.search(before) and (token in _COMMON_BRANCHES or "-" in token):
         return Address(NAME, token)
     if "/" in path.value.rstrip("/") and not has_ext and path.line is None:
@@ -183,6 +187,13 @@ def _plain_addresses(text: str) -> list[tuple[int, Address]]:
             end = int(match.group(3)) if match.group(3) else None
             found.append((match.start(), Address(PATH, value, line, end)))
     return found
+
+
+def _is_media_type(token: str) -> bool:
+    kind, slash, sub = token.partition("/")
+    if not slash or kind not in _MEDIA_TYPES or re.fullmatch(r"[\w.+-]+", sub) is None:
+        return False
+    return _extension(sub) not in KNOWN_EXTENSIONS  # `text/notes.md` is a path
 
 
 def _extension(value: str) -> Optional[str]:

@@ -62,3 +62,10 @@ def test_plain_names_shaped_like_branches_still_count():
     assert kinds("landed into master") == [(BRANCH, "master")]
     assert kinds("merged into release/2.1 and rebased onto v1.2") == [(BRANCH, "release/2.1"), (BRANCH, "v1.2")]
     assert kinds("merged into `production`") == [(BRANCH, "production")]  # backticks make any ref name a name
+
+
+def test_media_types_and_scoped_packages_are_not_names():
+    assert kinds("Send `text/plain`, accept `application/json` and `application/vnd.api+json`.") == []
+    assert kinds("Install `@anthropic-ai/claude-code` and `@types/node`.") == []
+    assert kinds("See `text/notes.md` and the `image/` folder.") == [(PATH, "text/notes.md"), (PATH, "image/")]
+    assert kinds("Work is on `fix/other`.") == [(NAME, "fix/other")]
