@@ -74,3 +74,22 @@ def test_markers_inside_string_literals_are_not_oddities(project):
     ]))
     project.commit("Add fixtures")
     assert [(o.line, o.what) for o in scan_oddities(project.root)] == [(5, "hack comment")]
+
+
+def test_trailers_are_matched_to_entries_through_one_index(project, monkeypatch):
+    """Guard for the 10 s audit: each entry's words are read once, not once per trailer."""
+    import cc_hooks.audit.questions as questions_module
+
+    entries = "".join(f"\n## Symptom: gadget {i} overheats\n\n### Cause 1: loop — fixed in {project.fix[:10]}\n"
+                      for i in range(60))
+    project.write("SYMPTOMS.md", project.read("SYMPTOMS.md") + entries)
+    for i in range(20):
+        project.write("src/calc.py", f"def add(a, b):\n    return a + b  # {i}\n")
+        project.commit(f"Fix widget {i}\n\nSymptom: widget {i} flickers")
+    calls = []
+    real = questions_module.terms_of
+    monkeypatch.setattr(questions_module, "terms_of", lambda text: calls.append(text) or real(text))
+    ledger = questions_module.read_symptoms(project.root, "SYMPTOMS.md")
+    found = questions_module.trailer_questions(project.root, ledger, 30.0)
+    assert len(found) == 20  # no entry covers a widget
+    assert len(calls) <= len(ledger.entries) + 2 * len(found) + 5, len(calls)  # was entries x trailers
