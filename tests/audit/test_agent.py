@@ -8,6 +8,8 @@ import re
 import sys
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cc_hooks.audit.agent import AgentError, build_prompt, find_claude, merge, parse_answer, parse_output, run_agent
 from cc_hooks.audit.result import FAIL, PASS, UNTRACKED_HOME, WEAK, Graded, Question
@@ -160,3 +162,22 @@ def test_the_cli_contract_and_the_question_limit(project, tmp_path, monkeypatch)
     assert result.notes == ["4 question(s) beyond --max-questions 3 were graded by the program only"]
     graded = {g.question.id: g for g in result.graded}
     assert graded["caller:1"].agent is not None and graded["caller:2"].agent is None
+
+
+_JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=8),
+                     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.sampled_from(
+                         ["results", "extra", "id", "grade", "where", "question", "untracked_home"]), inner, max_size=5),
+                     max_leaves=20)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_JSON)
+def test_any_answer_is_accepted_or_rejected_with_a_reason_never_crashes(data):
+    text = "```json\n" + json.dumps(data) + "\n```"
+    try:
+        answer = parse_answer(text, SENT)
+    except AgentError as exc:
+        assert "malformed" in str(exc)
+    else:
+        assert set(answer.answers) == set(SENT)
+        assert all(a["grade"] in ("PASS", "WEAK", "FAIL") for a in [*answer.answers.values(), *answer.extra])
