@@ -33,10 +33,11 @@ def run_audit(
     Raises FreshCloneError / GitError when the audit cannot run, AgentError when the agent's
     answer is unusable, Interrupted on SIGTERM (the view is removed in every case).
     """
-    from cc_hooks.audit.answer import Auditor, absent_record, stale_claims
+    from cc_hooks.audit.answer import Auditor, absent_record
     from cc_hooks.audit.freshclone import fresh_clone
     from cc_hooks.audit.questions import generate
     from cc_hooks.audit.result import AuditResult, head_fingerprint, record_paths
+    from cc_hooks.audit.stale import stale_claims
     from cc_hooks.config import load_config_or_default
     from cc_hooks.runtime import Deadline
 

@@ -1,0 +1,102 @@
+"""The stale-distractor scan (methodology §1.4, §5 step 1): claims in the dashboard and the tracked
+docs that HEAD contradicts. A stranger reads them as true, so each is a FAIL with the contradicting
+evidence. Claims are extracted and verified by ``cc_hooks.claims`` (one batch)."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from pathlib import Path
+
+from cc_hooks.audit.answer import DOC_SUFFIXES, MAX_DOC_BYTES, MAX_DOCS, read_lines
+from cc_hooks.audit.freshclone import View
+from cc_hooks.audit.report import REPORT_NAME
+from cc_hooks.audit.result import FAIL, STALE, Graded, Question
+
+HISTORY_DOCS = re.compile(r"(?:^|/)(?:CHANGELOG|CHANGES|HISTORY|NEWS)[^/]*$", re.IGNORECASE)
+
+
+def stale_claims(view: View, config, deadline, max_docs: int = MAX_DOCS) -> list[Graded]:
+    """Claims in the dashboard and the view's tracked docs that HEAD contradicts: one FAIL each.
+
+    The texts are HEAD's (what a stranger reads); the claims are verified against the repository
+    itself. The ledgers and the questions file are history and pointers, not claims; changelogs
+    are history too.
+    """
+    from cc_hooks.claims.extract import claim_from_line, extract_from_text
+    from cc_hooks.claims.model import CONTRADICTED
+    from cc_hooks.claims.verify import verify_claims
+    from cc_hooks.git import run_git
+    from cc_hooks.record.dashboard import DashboardError, find_declaration, get_backend
+
+    claims, state_date = [], None
+    declaration, _ = find_declaration(view.path, config)
+    try:
+        read = get_backend(declaration.backend, view.path, declaration.locator).read()
+    except DashboardError:
+        read = None
+    if read is not None:
+        if read.state is not None:
+            state_date = read.state.date
+            for claim in read.state.claims:
+                section = "resume" if claim.kind == "resume" else "state"
+                claims.append(claim_from_line(claim.text, declaration.locator, claim.line or None, section=section, date=state_date))
+        for item in read.queued:
+            claims.append(claim_from_line(item.text, declaration.locator, item.line or None, section="queue", date=item.date, done=item.done))
+    skip = {config.record.symptoms, config.record.decisions, config.record.questions, REPORT_NAME, declaration.locator}
+    tracked = run_git(view.path, "ls-files", "-z", timeout=deadline.timeout()).split("\0")
+    docs = [p for p in tracked if p.lower().endswith(DOC_SUFFIXES) and p not in skip and not HISTORY_DOCS.search(p)]
+    deleted = _deleted_paths(view.path, deadline.timeout())
+    for rel in docs[:max_docs]:
+        text = "\n".join(read_lines(view.path / rel, MAX_DOC_BYTES))
+        claims += [c for c in extract_from_text(text, source=rel) if _doc_claim(c, rel, deleted)]
+    if claims:
+        verify_claims(view.root, claims, config, deadline, state_date=state_date)
+    graded = []
+    for claim in claims:
+        if claim.verdict != CONTRADICTED:
+            continue
+        question = Question(f"stale:{claim.location}", f"Is \"{claim.text}\" ({claim.location}) still true?", STALE,
+                            claim.location)
+        graded.append(Graded(question, FAIL, claim.location, f"HEAD contradicts it ({claim.evidence}): correct or delete it",
+                             flags=[STALE], deterministic=FAIL))
+    return graded
+
+
+_POINT_IN_TIME = frozenset({"clean", "pushed", "staged"})
+
+
+def _deleted_paths(view: Path, timeout: float) -> set[str]:
+    """Every path some commit of HEAD's history deleted (one git process)."""
+    from cc_hooks.git import run_git
+
+    out = run_git(view, "log", "--diff-filter=D", "--name-only", "--format=", "HEAD", timeout=timeout, check=False)
+    return {p for p in out.splitlines() if p}
+
+
+def _doc_claim(claim, rel: str, deleted: set[str]) -> bool:
+    """Keep only what in a doc is a claim about this repository's state, and trim the rest.
+
+    Docs name paths of the user's machine and of other projects (``~/.claude``, ``.venv``,
+    ``.cc-hooks.toml``) and give instructions ("commit and push"); those are not stale
+    distractors. What is: a cited commit or branch, a plan item, a position, and a path this
+    repository once had and deleted (a pointer to a deleted file)."""
+    from cc_hooks.claims import addresses as addr
+    from cc_hooks.claims.extract import classify
+
+    if claim.kind == "queue":
+        return True
+    base = posixpath.dirname(rel)
+    kept = []
+    for address in claim.addresses:
+        if address.kind in (addr.PATH, addr.NAME):
+            value = address.value.rstrip("/")
+            if not ({value, posixpath.join(base, value)} & deleted or any(d.startswith(value + "/") for d in deleted)):
+                continue
+        kept.append(address)
+    claim.addresses = kept
+    claim.assertions = [a for a in claim.assertions if a.what not in _POINT_IN_TIME]
+    if not (claim.addresses or claim.assertions) and claim.kind not in ("position",):
+        return False
+    claim.kind = classify(claim)
+    return True
