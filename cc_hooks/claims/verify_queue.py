@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import datetime
 import re
-from collections import Counter
 from dataclasses import dataclass
 from typing import Optional
 
@@ -49,9 +48,10 @@ def verify(ctx: VerifyContext, claims: list[Claim]) -> None:
         return
     commits = _commits_since(ctx, min(dates))
     index = CommitIndex(commits)
+    windows = {date: [c for c in commits if c.date >= date] for date in set(dates)}  # items share dates
     for claim, date in dated:
         if date is not None:
-            _judge(claim, date, [c for c in commits if c.date >= date], index)
+            _judge(claim, date, windows[date], index)
 
 
 def _date_of(ctx: VerifyContext, claim: Claim) -> Optional[str]:
@@ -121,11 +121,19 @@ class CommitIndex:
                 self.by_word.setdefault(word, set()).add(position)
 
     def candidates(self, wanted: list[str], since: str) -> list[Commit]:
-        """Commits dated ``since`` or later whose subject has at least two wanted words, newest first."""
-        hits: Counter = Counter()
-        for word in wanted:
-            hits.update(self.by_word.get(word, ()))
-        return [self.commits[p] for p in sorted(p for p, n in hits.items() if n >= 2) if self.commits[p].date >= since]
+        """Commits dated ``since`` or later whose subject has at least two wanted words, newest first.
+
+        A subject with two wanted words has one besides the most common of
+        them, so only the other words' commits are looked at: a word every
+        subject has ("module") costs nothing.
+        """
+        postings = sorted((self.by_word.get(word, set()) for word in wanted), key=len)
+        if len(postings) < 2:
+            return []
+        wanted_set = set(wanted)
+        pool = set().union(*postings[:-1])
+        hits = [p for p in pool if self.commits[p].date >= since and len(wanted_set & self.commits[p].words) >= 2]
+        return [self.commits[p] for p in sorted(hits)]
 
 
 def claim_refs(claim: Claim, kind: str) -> list[str]:

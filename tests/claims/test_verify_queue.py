@@ -39,3 +39,17 @@ def test_done_item_needs_a_commit(repo):
 def test_undated_item_is_unverified(repo):
     claim = repo.check("Add a regression test", section="queue", date=None)
     assert claim.verdict == UNVERIFIED and "undated" in claim.evidence
+
+
+def test_commit_index_finds_exactly_the_subjects_with_two_wanted_words():
+    from cc_hooks.claims.verify_queue import Commit, CommitIndex
+    from cc_hooks.claims.words import significant_words
+
+    subjects = ["Change module parser", "Refactor module helpers", "Refactor parser helpers", "Module docs", "Parser docs"]
+    commits = [Commit(f"{i:040x}", f"2026-11-{20 + i}", s, "", frozenset(significant_words(s))) for i, s in enumerate(subjects)]
+    index = CommitIndex(commits)
+    for wanted_text in ("refactor module helpers", "parser docs", "module", "refactor parser module helpers docs"):
+        wanted = significant_words(wanted_text)
+        brute = [c for c in commits if len(set(wanted) & c.words) >= 2]
+        assert index.candidates(wanted, "2026-11-01") == brute, wanted_text
+    assert index.candidates(significant_words("refactor helpers"), "2026-11-22") == [commits[2]]  # the window bounds it
