@@ -5,11 +5,17 @@ when the session also wrote a SYMPTOMS.md/DECISIONS.md entry, a guard test, or
 made a commit with a `Symptom:` trailer. A correction by the user is recorded by
 a DECISIONS.md entry. Files edited in the session but not committed are listed.
 Git is the evidence for commits and the work tree; the transcript for the rest.
+
+A failing test that then passed is a guard candidate (issue 11): the test that
+saw the problem is the natural **Guard** of the fix's SYMPTOMS.md entry. A
+candidate is "guarded" once a cause of SYMPTOMS.md (as in the work tree) names
+it as its Guard, or names a Guard and the candidate's fix commit.
 """
 
 from __future__ import annotations
 
 import re
+import shlex
 
 from cc_hooks.checks.result import Finding, could_not_check, verdict
 from cc_hooks.checks.session_sweep import find_outcomes, is_correction, session_commits, sweep, Correction
@@ -49,7 +55,7 @@ def run(ctx):
     findings += [Finding(f"the user corrected the agent: \"{c.text}\" — not in {record.decisions}", claim=c.text)
                  for c in corrections if not c.recorded_by]
     findings += [Finding("edited in this session but not committed", file=p) for p in uncommitted]
-    guard_candidates = [o.command for o in outcomes if o.is_test]
+    guard_candidates = _guard_candidates(ctx, [o for o in outcomes if o.is_test])
     data = {
         "outcomes": [o.to_dict() for o in outcomes],
         "corrections": [c.to_dict() for c in corrections],
@@ -74,6 +80,63 @@ def _record_of(outcome, trailered: list[dict], ledgers: list[str], guards: list[
         if guard in fixed or (outcome.is_test and guard in outcome.command):
             return f"guard test {guard}"
     return None
+
+
+_FAILED_ID_RE = re.compile(r"^(?:FAILED|ERROR) (\S+::\S+)")
+_TARGET_RE = re.compile(r"::|/|\.[A-Za-z]\w*$")
+
+
+def _guard_candidates(ctx, outcomes) -> list[dict]:
+    """One dict per failing-then-passing test: its command, the test id to name as the Guard
+    (when the command or the failure names one), the fix commit, and the recorded Guard that
+    already covers it (``guarded_by``), if any."""
+    if not outcomes:
+        return []
+    recorded = _recorded_guards(ctx)
+    candidates = []
+    for outcome in outcomes:
+        targets = _targets(outcome)
+        test_id = next((t for t in targets if "::" in t), None)
+        guarded_by = next((where for shas, pointer, where in recorded
+                           if pointer in targets or (outcome.fixed_in and any(outcome.fixed_in.startswith(s) for s in shas))),
+                          None)
+        candidates.append({"command": outcome.command, "test_id": test_id, "fixed_in": outcome.fixed_in,
+                           "guarded_by": guarded_by})
+    return candidates
+
+
+def _targets(outcome) -> list[str]:
+    """What the test command runs (paths, test ids), then the test ids its failure named."""
+    try:
+        words = shlex.split(outcome.command)[1:]
+    except ValueError:
+        words = outcome.command.split()[1:]
+    targets = [w for w in words if not w.startswith("-") and _TARGET_RE.search(w)]
+    for error in (outcome.error, *outcome.later_errors):
+        failed = _FAILED_ID_RE.match(error)
+        if failed:
+            targets.append(failed.group(1))
+    return list(dict.fromkeys(targets))
+
+
+def _recorded_guards(ctx) -> list[tuple[list[str], "str | None", str]]:
+    """(the cause's fix shas, the Guard's test id or script path, where) for every non-`none` Guard."""
+    from cc_hooks.guards.resolve import classify, split_references
+    from cc_hooks.record.ledger import read_ledger
+    from cc_hooks.record.symptoms import parse_symptoms
+
+    path = ctx.config.record.symptoms
+    text, _ = read_ledger(ctx.root / path, path, root=ctx.root)
+    if text is None:
+        return []
+    found = []
+    for entry in parse_symptoms(text, path).entries:
+        for cause in entry.causes:
+            _, refs = split_references(cause.guard or "none")
+            for ref in refs or []:
+                line = cause.field_lines.get("guard", cause.start)
+                found.append((cause.shas, classify(ref, ctx.config).pointer, f"{path}:{line} `{ref}`"))
+    return found
 
 
 def _fix_commit(outcome, commits: list[dict]):

@@ -116,12 +116,33 @@ def instructions(results, items, head) -> str:
             lines.append(f"- {item['text']}")
         if len(items) > _MAX:
             lines.append(f"- … and {len(items) - _MAX} more (`cc-hooks check` lists them).")
+    candidates = guard_candidate_lines(results)
+    if candidates:
+        lines.append("")
+        lines += candidates
     lines.append("")
     lines.append(SUMMARY_RULES)
     return "\n".join(lines)
 
 
 _MAX = 20
+_MAX_CANDIDATES = 5
+
+
+def guard_candidate_lines(results) -> list[str]:
+    """A line per failing-then-passing test of the session that no SYMPTOMS.md Guard covers yet."""
+    from cc_hooks.report import quote
+
+    session = next((r for r in results if r.id == "session"), None)
+    candidates = [c for c in (session.data.get("guard_candidates", []) if session else [])
+                  if isinstance(c, dict) and c.get("command") and not c.get("guarded_by")]
+    lines = []
+    for candidate in candidates[:_MAX_CANDIDATES]:
+        fix = f" (fix {quote(candidate['fixed_in'][:12])})" if candidate.get("fixed_in") else ""
+        test = f", as {quote(candidate['test_id'])}" if candidate.get("test_id") else ""
+        lines.append(f"Guard candidate: {quote(candidate['command'])} failed then passed{fix} — "
+                     f"record it as the Guard: of the fix's SYMPTOMS.md entry{test}.")
+    return lines
 
 
 def _maybe_block(ctx, directory, event, project, results, items):
