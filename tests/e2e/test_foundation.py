@@ -121,7 +121,7 @@ def test_compaction_after_real_work(wired: ClaudeRunner) -> None:
     assert_hooks_clean(transcript, "SessionStart:compact")
     assert transcript.hook_outcomes("PreCompact") == transcript.hook_outcomes("PostCompact") == ["completed successfully"]
     assert [b["compactMetadata"]["trigger"] for b in transcript.boundaries()] == ["manual"]
-    compact_context = [c for c in transcript.additional_context() if "(compact)" in c]
+    compact_context = [c for c in transcript.additional_context() if "after a context compaction" in c]
     assert compact_context and head[:12] in compact_context[0]
     next_turn = fake.turns[-1]
     assert compact_context[0] in next_turn.text and "E2E-SUMMARY-7f3a" in next_turn.text
@@ -156,5 +156,5 @@ def test_broken_state_never_breaks_the_session(wired: ClaudeRunner, breakage) ->
     assert_hooks_clean(transcript, "SessionStart:startup", "SessionStart:compact")
     assert transcript.hook_outcomes("PreCompact") == ["completed successfully"]
     assert transcript.hook_outcomes("PostCompact") == ["completed successfully"]
-    assert any("cc-hooks: state at session start (compact)" in c for c in transcript.additional_context())
+    assert any("rehydration report after a context compaction" in c for c in transcript.additional_context())
     assert [b["compactMetadata"]["trigger"] for b in transcript.boundaries()] == ["manual"]
