@@ -21,7 +21,7 @@ STARTUP = 5.0  # interpreter start-up and imports on a loaded 2-core box
 
 
 def payload(name: str, cwd: Path, **extra) -> bytes:
-    return json.dumps(event(name, cwd, transcript_path=str(cwd / "t.jsonl"), **{**FIELDS[name], **extra})).encode()
+    return json.dumps(event(name, cwd, **{"transcript_path": str(cwd / "t.jsonl"), **FIELDS[name], **extra})).encode()
 
 
 @contextmanager

@@ -81,3 +81,14 @@ def test_transcript_reader_survives_truncation_after_open(tmp_path):
     )
     proc = subprocess.run([sys.executable, "-c", code, str(transcript)], capture_output=True, text=True, timeout=60)
     assert proc.returncode in (0, 1) and proc.returncode != -signal.SIGBUS, (proc.returncode, proc.stderr[-500:])
+
+
+@pytest.mark.parametrize("name", ["PreCompact", "SessionStart"])
+def test_a_transcript_path_that_blocks_on_open_is_cut_by_the_budget(repo, tmp_path, name):
+    """A FIFO with no writer blocks open() forever: the budget still holds and the hook answers."""
+    fifo = tmp_path / "t.jsonl"
+    os.mkfifo(fifo)
+    (repo / ".cc-hooks.toml").write_text("[hooks]\npre_compact_seconds = 2.0\nsession_start_seconds = 2.0\n")
+    answer = hook_process(payload(name, repo, transcript_path=str(fifo)), repo)
+    assert_sane(answer, 2.0 + 0.5 + STARTUP)
+    assert answer.stdout.strip(), answer
