@@ -60,7 +60,7 @@ _BRANCH_CUE_RE = re.compile(
     r"\b(?:branch(?:es)?|on\s+branch|(?:merged?|rebased?|landed|pushed)\s+(?:in)?to|onto|rebased\s+on)\s*$",
     re.IGNORECASE,
 )
-_ON_CUE_RE = re.compile(r"\b(?:on|from)\s*$", re.IGNORECASE)
+_ON_CUE_RE = re.compile(r"\b(?:on|from|into)\s*$", re.IGNORECASE)
 _COMMON_BRANCHES = frozenset("main master develop dev trunk next stable".split())
 _PLAIN_BRANCH_RE = re.compile(
     r"\b(?:branch|(?:merged?|rebased?|landed|pushed)\s+(?:in)?to|onto) (?![\s`])([A-Za-z0-9][\w./-]*[\w/-]|[A-Za-z0-9])",

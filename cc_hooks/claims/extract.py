@@ -56,7 +56,10 @@ _NEXT_HEADING_RE = re.compile(
     re.IGNORECASE,
 )
 _NAME = r"(`?)([A-Za-z0-9][\w./+-]*[\w/+-]|[A-Za-z0-9])`?"  # (tick, name)
-_MERGED_RE = re.compile(rf"\b(not\s+(?:yet\s+)?merged|unmerged|merged)\s+(?:in)?to\s+{_NAME}", re.IGNORECASE)
+# "merged into `main`", "merged `fix/x` into `main`": (verb, tick, target)
+_MERGED_RE = re.compile(
+    rf"\b(not\s+(?:yet\s+)?merged|unmerged|merged)\s+(?:`[^`\s]+`\s+)?(?:in)?to\s+{_NAME}", re.IGNORECASE
+)
 _BRANCH_AT_RE = re.compile(
     rf"\bbranch\s+{_NAME}\s+(?:is\s+)?(?:at|@|points\s+(?:to|at))\s+(?:commit\s+)?`?([0-9a-fA-F]{{7,40}})`?", re.IGNORECASE
 )

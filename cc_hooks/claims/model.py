@@ -77,6 +77,10 @@ class Claim:
     def add(self, subject: str, verdict: str, evidence: str, by: str = "") -> None:
         self.checks.append(Check(subject, verdict, evidence, by))
 
+    def merged_away(self, name: str) -> bool:
+        """The claim says ``name`` was merged into another branch (which may since have deleted it)."""
+        return any(a.what == "merged" and not a.negated and a.target != name for a in self.assertions)
+
     def addresses_of(self, *kinds: str) -> list[Address]:
         return [a for a in self.addresses if a.kind in kinds]
 

@@ -141,7 +141,9 @@ def _judge(ctx, claim, plan, objects, commits, outside, subjects) -> None:
         if any(a.what == "branch_at" and a.target == ref_name.value for a in claim.assertions):
             continue
         ref = ctx.resolve_ref(ref_name.value)
-        if ref is None:
+        if ref is None and claim.merged_away(ref_name.value):
+            add(f"branch {ref_name.value}", UNVERIFIED, f"no branch named {ref_name.value} now; a merged branch is often deleted")
+        elif ref is None:
             add(f"branch {ref_name.value}", CONTRADICTED, f"no branch, tag or remote branch named {ref_name.value}")
         else:
             add(f"branch {ref.short}", VERIFIED, f"{ref.short} exists at {_titled(ref.sha[:7], ref.subject)}")

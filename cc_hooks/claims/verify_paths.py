@@ -98,6 +98,9 @@ def _judge(ctx, claim, address, relative, obj, ignored, line_counts, elsewhere=(
         if address.kind == addr.PATH and not in_tree and "/" not in relative and not address.quoted:
             claim.add(label, UNVERIFIED, f"no file named {relative} at HEAD; written without backticks, it may name no file", NAME)
             return
+        if address.kind == addr.NAME and claim.merged_away(address.value):
+            claim.add(label, UNVERIFIED, f"no branch or path named {address.value} now; a merged branch is often deleted", NAME)
+            return
         if address.kind == addr.NAME:
             fact = f"no branch, tag or path named {address.value} at HEAD"
         elif in_tree:

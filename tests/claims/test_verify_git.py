@@ -115,3 +115,15 @@ def test_future_work_asserts_no_git_state(repo):
         assert claim.assertions == [] and claim.verdict != CONTRADICTED, plan
     assert repo.check("We will revert `deadbee1`.").verdict == CONTRADICTED  # a named commit must still exist
     assert "future work" in repo.check("Next we will create `docs/api.md`.").evidence
+
+
+def test_a_merged_and_deleted_branch_is_not_contradicted(repo):
+    repo.git("checkout", "-q", "-b", "fix/x")
+    repo.commit("Fix x")
+    repo.git("checkout", "-q", "main")
+    repo.git("merge", "-q", "--no-ff", "-m", "Merge fix/x", "fix/x")
+    assert repo.check("Merged `fix/x` into `main`.").verdict == VERIFIED
+    repo.git("branch", "-q", "-d", "fix/x")
+    claim = repo.check("Merged `fix/x` into `main`.")
+    assert claim.verdict == UNVERIFIED and "often deleted" in claim.evidence
+    assert repo.check("Work is on branch `fix/x`.").verdict == CONTRADICTED  # no merge claimed: it is gone
