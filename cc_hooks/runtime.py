@@ -166,6 +166,7 @@ def _run_with_budget(module, ctx: HookContext):
     box: dict[str, Any] = {}
 
     def work() -> None:
+        box["native_id"] = threading.get_native_id()
         try:
             box["result"] = module.handle(ctx)
         except BaseException as exc:  # reported by the caller
@@ -173,7 +174,6 @@ def _run_with_budget(module, ctx: HookContext):
         finally:
             _ABANDONED.discard(threading.get_ident())
 
-    before = _child_pids()
     thread = threading.Thread(target=work, name=f"cc-hooks-{ctx.event}", daemon=True)
     thread.start()
     # The handler may re-anchor the deadline once it has read the config.
@@ -181,36 +181,24 @@ def _run_with_budget(module, ctx: HookContext):
         thread.join(timeout=0.05)
     if thread.is_alive():
         ctx.log("error", f"handler did not finish within its {ctx.deadline.seconds:g}s budget")
-        _abandon(thread, before)
+        _abandon(thread, box.get("native_id"))
         return module.on_timeout(ctx)
     if "error" in box:
         raise box["error"]
     return box.get("result")
 
 
-def _child_pids() -> set[int]:
-    """This process's children (Linux /proc; empty elsewhere)."""
-    me = str(os.getpid()).encode()
-    children = set()
+def _children_of(native_id: Optional[int]) -> set[int]:
+    """The processes thread ``native_id`` of this process started and that still run (Linux
+    ``/proc/self/task/<tid>/children``; empty where it does not exist)."""
     try:
-        entries = os.listdir("/proc")
-    except OSError:
-        return children
-    for entry in entries:
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", "rb") as handle:
-                stat = handle.read()
-        except OSError:
-            continue
-        fields = stat[stat.rfind(b")") + 2 :].split()  # after "pid (comm) ": state, ppid, ...
-        if len(fields) > 1 and fields[1] == me:
-            children.add(int(entry))
-    return children
+        with open(f"/proc/self/task/{native_id}/children", "rb") as handle:
+            return {int(pid) for pid in handle.read().split()}
+    except (OSError, ValueError):
+        return set()
 
 
-def _abandon(thread, before: set[int]) -> None:
+def _abandon(thread, native_id: Optional[int]) -> None:
     """Stop what the abandoned handler runs: a git hung on a lock or a network file system
     would otherwise outlive the hook, one more on every event. No new git may start; the
     second pass catches one that was starting during the first."""
@@ -220,7 +208,7 @@ def _abandon(thread, before: set[int]) -> None:
     if not thread.is_alive():  # it finished meanwhile: its ident may be reused
         _ABANDONED.discard(thread.ident)
     for attempt in range(2):
-        for pid in _child_pids() - before:
+        for pid in _children_of(native_id):
             try:
                 os.kill(pid, signal.SIGKILL)
             except OSError:
