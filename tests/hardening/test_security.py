@@ -334,3 +334,16 @@ def test_a_questions_file_symlinked_out_of_the_repository_is_not_read(repo):
     (repo / "COLDSTART_QUESTIONS.md").symlink_to(secret)
     report = check_questions(repo, "COLDSTART_QUESTIONS.md", timeout=10)
     assert [f.rule for f in report.findings] == ["questions-outside-repo"] and not report.questions
+
+
+def test_guards_from_the_repository_never_run_in_the_hooks_untrusted(repo, tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
+    marker = tmp_path / "guard-ran"
+    (repo / ".cc-hooks.toml").write_text(
+        f'[guards.g]\nargv = ["{sys.executable}", "-c", "open(\'{marker}\', \'a\').write(\'ran\')"]\nsymptom = "x"\n'
+    )
+    initialized(repo, [])
+    for name, extra in (("PreCompact", {"trigger": "auto"}), ("SessionStart", {"source": "compact"}),
+                        ("PostCompact", {"compact_summary": "guard g passes"})):
+        assert_sane(hook_in_process(json.dumps(event(name, repo, **extra)).encode()), 20)
+    assert not marker.exists()
