@@ -222,8 +222,11 @@ class Auditor:
         the answer is git-log prose at best."""
         symptom, shas = question.data["symptom"], question.data["shas"]
         short = ", ".join(s[:12] for s in shas)
-        remedy = (f"add a {self.config.record.symptoms} entry `## Symptom: {symptom}` (cause, discriminator, "
-                  f"fix {short}, guard, ruled out)")
+        path = self.config.record.symptoms
+        remedy = f"add a {path} entry `## Symptom: {symptom}` (cause, discriminator, fix {short}, guard, ruled out)"
+        if question.data.get("closest"):
+            remedy += (f", or, if it is a new cause of {path}#{question.data['closest']}, a `### Cause N: ... — fixed in "
+                       f"{shas[0][:10]}` there")
         local = _best(self.local_units, question.terms)
         flags = [local.flag] if local is not None else []
         where = f"`Symptom:` trailer of {short} only" + (f"; {local.where} (not in a clone)" if local else "")

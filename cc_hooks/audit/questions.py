@@ -120,12 +120,15 @@ def trailer_questions(view: Path, ledger, timeout: float) -> list[Question]:
     index = SymptomIndex(ledger)
     questions = []
     for symptom, shas in by_symptom.values():
-        if index.covering(symptom, shas) is not None:
+        terms = terms_of(symptom)
+        if index.covering(symptom, shas, terms) is not None:
             continue  # asked through that entry
         short = ", ".join(sha[:12] for sha in shas)
+        closest = index.closest(terms)
+        data = {"symptom": symptom, "shas": shas, "closest": closest.slug if closest is not None else None}
         questions.append(Question(f"trailer:{shas[-1][:12]}",
                                   f"What causes \"{symptom}\" (the `Symptom:` trailer of {short}), and where is it indexed?",
-                                  "trailer", f"commit {short}", terms_of(symptom), {"symptom": symptom, "shas": shas}))
+                                  "trailer", f"commit {short}", terms, data))
     return questions
 
 
@@ -143,7 +146,7 @@ class SymptomIndex:
                 for short in cause.shas:
                     self.by_sha.setdefault(short[:7], []).append((short, entry))
 
-    def covering(self, symptom: str, shas: Iterable[str]):
+    def covering(self, symptom: str, shas: Iterable[str], terms: Iterable[str]):
         found = self.by_text.get(normalize(symptom))
         if found is not None:
             return found
@@ -151,12 +154,23 @@ class SymptomIndex:
             for short, entry in self.by_sha.get(full[:7], []):
                 if full.startswith(short):
                     return entry
-        wanted = set(terms_of(symptom))
+        wanted = set(terms)
         if wanted:
             for have, entry in self.by_terms:
                 if wanted <= have:
                     return entry
         return None
+
+    def closest(self, terms: Iterable[str]):
+        """The entry sharing most of a trailer's words ``terms`` (at least half of them), if any: the
+        trailer may be a new cause of that entry's symptom."""
+        wanted = set(terms)
+        best, best_hits = None, 0
+        for have, entry in self.by_terms:
+            hits = len(wanted & have)
+            if hits * 2 >= len(wanted) and hits > best_hits:
+                best, best_hits = entry, hits
+        return best
 
 
 def decision_questions(view: Path, rel: str) -> list[Question]:

@@ -36,6 +36,7 @@ def test_a_fix_known_only_from_its_trailer_is_weak_until_indexed(project):
     trailer = one(audit(project), "trailer")
     assert trailer.grade == WEAK and trailer.level == 4
     assert "trailer of " + sha[:12] in trailer.where and "## Symptom: mul(2, 0.5) returns 0" in trailer.remediation
+    assert "new cause of" not in trailer.remediation  # no entry looks like it
 
     project.write("SYMPTOMS.md", project.read("SYMPTOMS.md") + f"""
 ## Symptom: mul(2, 0.5) returns 0
@@ -249,3 +250,11 @@ def test_a_record_file_a_clone_lacks_fails(project):
     assert grades["DECISIONS.md"].grade == FAIL and grades["DECISIONS.md"].flags == [UNTRACKED_HOME]
     assert grades["next_steps.md"].grade == FAIL and grades["next_steps.md"].flags == [UNCOMMITTED]
     assert by_kind(audit(project), "decision") == []  # a clone has no decisions to ask about
+
+
+def test_a_trailer_like_an_entry_is_pointed_at_that_entry(project):
+    project.write("src/calc.py", "def add(a, b):\n    return int(a) + int(b)\n")
+    sha = project.commit("Fix add() on strings\n\nSymptom: add('2', '3') returns '23'", "src/calc.py")
+    trailer = one(audit(project), "trailer")
+    assert trailer.grade == WEAK  # a look-alike entry does not index it
+    assert f"new cause of SYMPTOMS.md#symptom-add2-3-returns--1, a `### Cause N: ... — fixed in {sha[:10]}`" in trailer.remediation
