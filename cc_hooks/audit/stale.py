@@ -49,7 +49,9 @@ def stale_claims(view: View, config, deadline, max_docs: int = MAX_DOCS) -> list
     deleted = _deleted_paths(view.path, deadline.timeout())
     for rel in docs[:max_docs]:
         text = "\n".join(read_lines(view.path / rel, MAX_DOC_BYTES))
-        claims += [c for c in extract_from_text(text, source=rel) if _doc_claim(c, rel, deleted)]
+        found = [c for c in extract_from_text(text, source=rel) if _doc_claim(c, rel, deleted)]
+        _date_plan_items(view.path, rel, found, deadline.timeout())
+        claims += found
     if claims:
         verify_claims(view.root, claims, config, deadline, state_date=state_date)
     graded = []
@@ -64,6 +66,29 @@ def stale_claims(view: View, config, deadline, max_docs: int = MAX_DOCS) -> list
 
 
 _POINT_IN_TIME = frozenset({"clean", "pushed", "staged"})
+
+
+_LEADING_DATE_RE = re.compile(r"^(?:DONE\s+)?(\d{4}-\d{2}-\d{2})\b")
+
+
+def _date_plan_items(view: Path, rel: str, claims: list, timeout: float) -> None:
+    """A plan item is checked against the commits since it was written: the date it starts with,
+    else the day its doc was added (without a date it could only be UNVERIFIED)."""
+    from cc_hooks.git import run_git
+
+    undated = [c for c in claims if c.kind == "queue" and not c.date]
+    if not undated:
+        return
+    added = None
+    for claim in undated:
+        match = _LEADING_DATE_RE.match(claim.text)
+        if match:
+            claim.date = match.group(1)
+            continue
+        if added is None:
+            out = run_git(view, "log", "--diff-filter=A", "--format=%as", "HEAD", "--", rel, timeout=timeout, check=False)
+            added = (out.split() or [""])[-1]
+        claim.date = added or None
 
 
 def _deleted_paths(view: Path, timeout: float) -> set[str]:

@@ -258,3 +258,13 @@ def test_a_trailer_like_an_entry_is_pointed_at_that_entry(project):
     trailer = one(audit(project), "trailer")
     assert trailer.grade == WEAK  # a look-alike entry does not index it
     assert f"new cause of SYMPTOMS.md#symptom-add2-3-returns--1, a `### Cause N: ... — fixed in {sha[:10]}`" in trailer.remediation
+
+
+def test_a_plan_doc_item_whose_work_landed_is_stale(project):
+    project.write("docs/plan.md", f"# Plan\n\n## Next steps\n- {TODAY} — Add a multiply function `mul()` to the calculator.\n")
+    project.commit("Plan the multiply function")
+    assert by_kind(audit(project), STALE) == []  # still pending: not a distractor
+    project.write("src/calc.py", project.read("src/calc.py") + "\n\ndef mul(a, b):\n    return a * b\n")
+    project.commit("Add a multiply function mul() to the calculator")
+    [stale] = by_kind(audit(project), STALE)
+    assert stale.question.source == "docs/plan.md:4" and "landed" in stale.remediation
