@@ -92,7 +92,17 @@ def _judge(claim: Claim, date: str, commits: list[Commit], index: "CommitIndex")
 def find_landing(
     claim: Claim, commits: list[Commit], index: Optional["CommitIndex"] = None, since: str = ""
 ) -> Optional[tuple[Commit, str]]:
-    """The newest commit that references the item or clearly does its work."""
+    """The newest commit that references the item or clearly does its work.
+
+    A DONE item that names a commit ("DONE — X, landed in `abc1234`") is done
+    by that commit when it is on HEAD in the window; a pending item naming one
+    ("revert `abc1234`") is about it, so only a later reference lands it.
+    """
+    if claim.done:
+        for sha in claim_refs(claim, addr.SHA):
+            named = next((commit for commit in commits if commit.sha.startswith(sha)), None)
+            if named is not None:
+                return named, "landed in"
     patterns = [(ref, re.compile(rf"(?<![\w#-]){re.escape(ref)}(?![\w-])", re.IGNORECASE)) for ref in claim_refs(claim, addr.REF)]
     patterns += [(sha, re.compile(rf"\b{re.escape(sha)}")) for sha in claim_refs(claim, addr.SHA)]
     if patterns:

@@ -53,3 +53,14 @@ def test_commit_index_finds_exactly_the_subjects_with_two_wanted_words():
         brute = [c for c in commits if len(set(wanted) & c.words) >= 2]
         assert index.candidates(wanted, "2026-11-01") == brute, wanted_text
     assert index.candidates(significant_words("refactor helpers"), "2026-11-22") == [commits[2]]  # the window bounds it
+
+
+def test_done_item_naming_its_commit_is_done_by_it(repo):
+    """This project's own dashboard: "DONE — Wire the report into SessionStart, landed in `cde2b94`." was UNVERIFIED."""
+    sha = repo.commit("SessionStart: the verified rehydration report", date="2026-11-29")
+    done = repo.check(f"Wire the report into SessionStart (issue 5), landed in `{sha[:7]}`.", section="queue", date="2026-11-29", done=True)
+    assert done.verdict == VERIFIED and f"done: landed in {sha[:7]}" in done.evidence
+    pending = repo.check(f"Revert `{sha[:7]}` once the fix is in.", section="queue", date="2026-11-29")
+    assert pending.verdict == VERIFIED  # naming a commit is not doing the work: still pending
+    absent = repo.check("Ship it, landed in `deadbee1`.", section="queue", date="2026-11-29", done=True)
+    assert absent.verdict == UNVERIFIED
