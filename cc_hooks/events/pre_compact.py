@@ -5,6 +5,9 @@ Exit-0 stdout is appended to the summarizer's instructions (after the user's own
 ``hooks.precompact_policy = "block-manual"`` a manual compaction with FAILs is
 blocked (exit 2) unless it is re-run within 60 s or CC_HOOKS_ALLOW_COMPACT=1;
 an auto compaction is never blocked.
+
+A test that failed and then passed in the session is named as a guard candidate
+(issue 11) unless a SYMPTOMS.md Guard already covers it.
 """
 
 from __future__ import annotations

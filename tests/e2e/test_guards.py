@@ -5,13 +5,15 @@ pytest test, fixes the code, adds a regression test, sees the tests pass and com
 - `/compact`: the summarizer request names the failing-then-passing test command as the guard
   candidate of the fix;
 - the fix is recorded (a SYMPTOMS.md cause `— fixed in <sha>` whose **Guard** is the regression
-  test's id, committed with a `Symptom:` trailer) and `cc-hooks guards prove` says PROVEN: the test
+  test's id, committed with a `Symptom:` trailer): the session check over the same transcript now
+  finds the candidate covered; and `cc-hooks guards prove` says PROVEN: the test
   passes on HEAD and fails with the fix reverted, in a throwaway worktree that is gone afterwards,
   and the user's work tree is as it was.
 """
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import textwrap
@@ -102,13 +104,29 @@ def record_the_fix(repo: Path, fix: str) -> None:
     git(repo, "commit", "-qam", "Record the add() fix", "-m", f"Symptom: {SYMPTOM}")
 
 
+def session_as_precompact_saw_it(claude: ClaudeRunner, sid: str, dst: Path) -> Path:
+    """The session's transcript up to its compact boundary (the live part PreCompact swept)."""
+    data = claude.transcript_path(sid).read_bytes()
+    hit = data.rfind(b'"compact_boundary"')
+    assert hit >= 0, "no compact boundary in the transcript"
+    dst.write_bytes(data[: data.rfind(b"\n", 0, hit) + 1])
+    return dst
+
+
+def guard_candidates(cc_hooks_exe: Path, repo: Path, transcript: Path) -> list[dict]:
+    proc = subprocess.run([str(cc_hooks_exe), "check", "--project", str(repo), "--transcript", str(transcript),
+                           "--only", "session", "--json"], capture_output=True, text=True, timeout=60)
+    [session] = json.loads(proc.stdout)["checks"]
+    return session["data"]["guard_candidates"]
+
+
 def tree_state(repo: Path) -> tuple[str, str, dict[str, bytes]]:
     files = {p: (repo / p).read_bytes() for p in ("calc.py", "test_calc.py", "SYMPTOMS.md")}
     return git(repo, "rev-parse", "HEAD"), git(repo, "status", "--porcelain", "--untracked-files=all"), files
 
 
-def test_the_guard_candidate_reaches_the_summarizer_and_the_recorded_guard_is_proven(adopted: ClaudeRunner,
-                                                                                     cc_hooks_exe: Path) -> None:
+def test_the_guard_candidate_reaches_the_summarizer_and_the_recorded_guard_is_proven(
+        adopted: ClaudeRunner, cc_hooks_exe: Path, tmp_path: Path) -> None:
     repo, fake = adopted.cwd, adopted.fake
     sid, fix = fix_with_a_regression_test(adopted)
     fake.summary_text = f"<summary>Fixed add() in {fix[:12]}; regression test `{GUARD}`.</summary>"
@@ -122,6 +140,10 @@ def test_the_guard_candidate_reaches_the_summarizer_and_the_recorded_guard_is_pr
     assert "record it as the Guard: of the fix's SYMPTOMS.md entry" in candidate
 
     record_the_fix(repo, fix)
+    [recorded] = guard_candidates(cc_hooks_exe, repo, session_as_precompact_saw_it(adopted, sid, tmp_path / "t.jsonl"))
+    assert recorded["command"] == TEST_COMMAND and recorded["fixed_in"] == fix
+    assert f"`{GUARD}`" in recorded["guarded_by"]  # recorded with a Guard: the next compaction leaves it out
+
     before = tree_state(repo)
     proc = subprocess.run([str(cc_hooks_exe), "guards", "prove", "--project", str(repo)], capture_output=True, text=True,
                           timeout=120, cwd=repo, env={**adopted.env(), "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"})
