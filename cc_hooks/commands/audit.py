@@ -32,11 +32,10 @@ def run(args) -> int:
     from cc_hooks.audit.agent import AgentError, find_claude
     from cc_hooks.audit.freshclone import FreshCloneError, Interrupted
     from cc_hooks.audit.report import REPORT_NAME, print_rich, render_json, render_markdown, report_file_text
-    from cc_hooks.audit.result import AuditResult, head_fingerprint, record_paths, store
+    from cc_hooks.audit.result import AuditResult, head_fingerprint, record_paths
     from cc_hooks.cli import CliError
     from cc_hooks.config import ConfigError, load_config
     from cc_hooks.git import GitError, run_git
-    from cc_hooks.state import state_dir
 
     root = _repo_root(Path(args.project))
     if root is None:
@@ -53,7 +52,6 @@ def run(args) -> int:
             claude = find_claude(args.claude)
         except AgentError as exc:
             raise CliError(str(exc), 2) from None
-    state = state_dir(root, create=True)
     try:
         result = run_audit(root, config, args.question, claude, args.timeout, args.max_questions)
     except (FreshCloneError, GitError) as exc:
@@ -62,15 +60,22 @@ def run(args) -> int:
         head = run_git(root, "rev-parse", "HEAD", check=False).strip() or None
         failed = AuditResult(head, str(root), error=f"agent audit rejected: {exc}")
         failed.record = head_fingerprint(root, record_paths(root, config), head) if head else {}
-        if state is not None:
-            store(failed, state)
+        try:
+            _store(root, failed)
+        except OSError:
+            pass  # the rejection is what the user must hear about
         if args.json:
             print(render_json(failed))
         raise CliError(f"{exc} (nothing was stored as PASS)", 2) from None
     except Interrupted as exc:
         raise CliError(f"interrupted by {signal.Signals(exc.signum).name}; the fresh-clone view was removed",
                        128 + exc.signum) from None
-    stored = store(result, state) if state is not None else None
+    try:
+        stored = _store(root, result)
+    except OSError as exc:
+        stored, unstored = None, exc
+    else:
+        unstored = None
     if args.write_report:
         from cc_hooks.fsutil import atomic_write_text
 
@@ -85,7 +90,18 @@ def run(args) -> int:
         where = f"; stored in {stored}" if stored else ""
         written = f"; report written to {REPORT_NAME} (commit it)" if args.write_report else ""
         print(f"cc-hooks audit: {result.score_line}{where}{written}", file=sys.stderr)
+    if unstored is not None:
+        raise CliError(f"the audit ran but its result could not be stored for `cc-hooks check`: {unstored}", 2)
     return result.exit_code()
+
+
+def _store(root, result):
+    """Store ``result`` in the state dir; the path, or None outside a repository."""
+    from cc_hooks.audit.result import store
+    from cc_hooks.state import state_dir
+
+    state = state_dir(root, create=True)
+    return store(result, state) if state is not None else None
 
 
 def _repo_root(path):

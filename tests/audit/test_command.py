@@ -157,3 +157,10 @@ def test_a_new_symptom_trailer_after_the_audit_makes_it_stale(project, capsys):
     result = check_audit(project)
     assert result.status == "FAIL" and f"commit {sha[:12]} has a Symptom: trailer" in result.findings[-1].message
     assert run(project, capsys=capsys)[0] == 1  # the re-audit asks about it: only a trailer, WEAK
+
+
+def test_a_result_that_cannot_be_stored_is_said_and_exits_2(project, capsys):
+    (project.root / ".git" / "cc-hooks").write_text("not a directory\n")
+    code, out = run(project, capsys=capsys)
+    assert code == 2 and "Score: 4/4" in out.out  # the report is still shown
+    assert "could not be stored for `cc-hooks check`" in out.err
