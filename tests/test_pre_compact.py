@@ -223,7 +223,9 @@ def test_a_candidate_already_recorded_as_a_guard_is_left_out(repo, names_the_fix
     [candidate] = session_data(repo)["guard_candidates"]
     assert (candidate["guarded_by"] or "").startswith("SYMPTOMS.md:") is guarded
     if guarded:
-        assert guard in candidate["guarded_by"]
+        where, ref = candidate["guarded_by"].split(" ", 1)
+        line = repo.read("SYMPTOMS.md").splitlines()[int(where.split(":")[1]) - 1]
+        assert ref == guard and line == f"- **Guard**: {guard}"  # points at the Guard bullet that covers it
 
 
 def test_no_guard_candidate_without_a_test_outcome(repo):
