@@ -231,3 +231,21 @@ def test_a_candidate_already_recorded_as_a_guard_is_left_out(repo, names_the_fix
 def test_no_guard_candidate_without_a_test_outcome(repo):
     text = run_hook(event("PreCompact", repo.root, trigger="auto", prompt_id="p-1"), repo.root).stdout.decode()
     assert "Guard candidate" not in text
+
+
+def test_guard_candidate_lines_name_only_uncovered_candidates_and_at_most_five():
+    from cc_hooks.checks.result import CheckResult
+    from cc_hooks.events.pre_compact import guard_candidate_lines
+
+    def candidate(command, **fields):
+        return {"command": command, "test_id": None, "fixed_in": None, "guarded_by": None, **fields}
+
+    candidates = [candidate("make test"), candidate("pytest -q t.py", guarded_by="SYMPTOMS.md:9 `t.py::test_x`"),
+                  "not a candidate", candidate("")] + [candidate(f"pytest t{n}.py", fixed_in="ab" * 20) for n in range(6)]
+    session = CheckResult("session", "PASS", "ok", data={"guard_candidates": candidates})
+    lines = guard_candidate_lines([CheckResult("ledgers", "PASS", "ok"), session])
+    assert lines[0] == "Guard candidate: `make test` failed then passed — record it as the Guard: of the fix's SYMPTOMS.md entry."
+    assert lines[1] == ("Guard candidate: `pytest t0.py` failed then passed (fix `abababababab`) — "
+                        "record it as the Guard: of the fix's SYMPTOMS.md entry.")
+    assert len(lines) == 5 and not any("t.py" in line for line in lines)
+    assert guard_candidate_lines([CheckResult("session", "COULD NOT CHECK", "no transcript")]) == []
