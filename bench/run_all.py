@@ -98,8 +98,7 @@ REMEDIES: dict[str, str] = {
         "every compaction. (a) `tracked-homes` runs `claims.addresses.extract_addresses` on every line of every "
         "record file (~29,000 lines here) to find the paths they name: the largest single cost. (b) `ledgers` "
         "parses and validates SYMPTOMS.md (~170 ms CPU for 1,000 entries) and DECISIONS.md. (c) `stale-claims` "
-        "and `dashboard` verify the dashboard's claims (git processes). (d) the checkpoint (1.3 MB of JSON with "
-        "`indent=1`, ~35 ms). Fixed here: `guards` compiled and ran one regex per guard over the whole test "
+        "and `dashboard` verify the dashboard's claims (git processes). Fixed here: `guards` compiled and ran one regex per guard over the whole test "
         "file (5.6 s, enough to exhaust the 10 s budget: commit 8fc83f3) and every check re-parsed "
         "SYMPTOMS.md and diffed it against an identical HEAD copy (commit af67211).\n\n"
         "Fix: (1) owner G2 (checks/tracked_homes.py) with K (claims/addresses.py): extract only PATH addresses, "
@@ -107,8 +106,7 @@ REMEDIES: dict[str, str] = {
         "paths per record-file content hash in the state directory: ledgers are append-only, so only new entries "
         "need extraction; (2) owner G2 (checks/ledgers.py): reuse the previous checkpoint's ledger findings when "
         "the ledger's blob is unchanged since that checkpoint (same content hash), re-validating only what was "
-        "appended; (3) owner G2 (events/pre_compact.py): write the checkpoint without indentation (`json.dumps` "
-        "with `indent` falls back to the pure-Python encoder). With (1) and (2) PreCompact on an unchanged record "
+        "appended. With (1) and (2) PreCompact on an unchanged record "
         "is the interpreter, pydantic, the transcript tail and ~10 git processes, which fits 2x the floor."
     ),
     "cozempic diagnose / cc-hooks transcripts stats": (
