@@ -49,7 +49,7 @@ def stale_claims(view: View, config, deadline, max_docs: int = MAX_DOCS) -> list
     deleted = _deleted_paths(view.path, deadline.timeout())
     for rel in docs[:max_docs]:
         text = "\n".join(read_lines(view.path / rel, MAX_DOC_BYTES))
-        found = [c for c in extract_from_text(text, source=rel) if _doc_claim(c, rel, deleted)]
+        found = [c for c in extract_from_text(_unquoted(text), source=rel) if _doc_claim(c, rel, deleted)]
         _date_plan_items(view.path, rel, found, deadline.timeout())
         claims += found
     if claims:
@@ -66,6 +66,15 @@ def stale_claims(view: View, config, deadline, max_docs: int = MAX_DOCS) -> list
 
 
 _POINT_IN_TIME = frozenset({"clean", "pushed", "staged"})
+
+
+_QUOTED_RE = re.compile(r'"[^"\n]*"|“[^”\n]*”')
+
+
+def _unquoted(text: str) -> str:
+    """A doc's text without its double-quoted spans: in a doc, quoted words are examples and
+    citations ("branch `x` at `abc1234`"), not claims about this repository."""
+    return _QUOTED_RE.sub('""', text)
 
 
 _LEADING_DATE_RE = re.compile(r"^(?:DONE\s+)?(\d{4}-\d{2}-\d{2})\b")

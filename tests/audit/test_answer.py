@@ -268,3 +268,13 @@ def test_a_plan_doc_item_whose_work_landed_is_stale(project):
     project.commit("Add a multiply function mul() to the calculator")
     [stale] = by_kind(audit(project), STALE)
     assert stale.question.source == "docs/plan.md:4" and "landed" in stale.remediation
+
+
+def test_quoted_examples_in_docs_are_not_claims(project):
+    project.write("docs/claims.md", '# Claims\n\nA claim can assert a git state ("branch `x` at `abc1234`", "merged into `main`").\n')
+    project.commit("Document claims")
+    assert by_kind(audit(project), STALE) == []
+    project.write("docs/claims.md", "# Claims\n\nThe branch `x` is at `abc1234`.\n")
+    project.commit("State a branch")
+    [stale] = by_kind(audit(project), STALE)
+    assert stale.question.source == "docs/claims.md:3"
