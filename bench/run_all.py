@@ -6,9 +6,10 @@ noisy neighbour slows every command of a group alike), measures each hook's peak
 the targets of issue 8 as ratios measured in this same run, prints the tables and writes
 ``docs/benchmarks.md``.
 
-    python bench/run_all.py                 # full size (~15 min); writes docs/benchmarks.md
+    python bench/run_all.py                 # full size (15-25 min); writes docs/benchmarks.md
     python bench/run_all.py --smoke         # tiny fixtures, peers only if already installed (CI)
     python bench/run_all.py --smoke --out /tmp/b.md
+    python bench/run_all.py --only hooks    # floors and hooks only (a few minutes): check a fix
 """
 
 from __future__ import annotations
@@ -237,7 +238,7 @@ def build_all(size: Size, work: Path, env: dict, log=print) -> dict:
     return {"repos": repos, "small": paths[small], "large": paths[large]}
 
 
-def measure(size: Size, work: Path, peers: Peers, log=print) -> dict:
+def measure(size: Size, work: Path, peers: Peers, log=print, only: tuple[str, ...] = ("hooks", "cli", "transcript")) -> dict:
     env = {**os.environ, "HOME": str(work / "home"), "XDG_CONFIG_HOME": str(work / "xdg"),
            "XDG_DATA_HOME": str(work / "xdg-data"), "CLAUDE_CONFIG_DIR": str(work / "claude"),
            "CC_HOOKS_ARCHIVE_DIR": str(work / "archive"), **peers.quiet_env()}
@@ -275,7 +276,7 @@ def measure(size: Size, work: Path, peers: Peers, log=print) -> dict:
              expect=b"captured the compaction summary", trigger="auto", compact_summary=summary_text(main)),
     ]
     log("hooks and floors:")
-    run_group([c for c in floors if not c.error] + hooks, size.runs, log, size.warm)
+    run_group([c for c in floors if not c.error] + (hooks if "hooks" in only else []), size.runs, log, size.warm)
 
     archive_copy = {s: work / "to-archive" / f"{s}.jsonl" for s in ("small", "large")}
     archive_copy["small"].parent.mkdir()
@@ -299,7 +300,7 @@ def measure(size: Size, work: Path, peers: Peers, log=print) -> dict:
                                                   "export job 17 writes an empty file", "empty export"], env=env, memory=True),
     ]
     log("CLI verbs:")
-    run_group(cli, size.runs, log, size.warm)
+    run_group(cli if "cli" in only else [], size.runs, log, size.warm)
 
     transcript = []
     for label, path in (("small", small), ("large", large)):
@@ -316,7 +317,7 @@ def measure(size: Size, work: Path, peers: Peers, log=print) -> dict:
             Cmd(f"gzip -6, {mb}", ["sh", "-c", 'gzip -6 -c "$1" > /dev/null', "gzip", str(path)], env=env, memory=True),
         ]
     log("transcript work, ours and peers:")
-    run_group(transcript, size.heavy_runs, log, size.warm)
+    run_group(transcript if "transcript" in only else [], size.heavy_runs, log, size.warm)
     return {"groups": {"floors": floors, "hooks": hooks, "cli": cli, "transcript": transcript},
             "small_mb": small.stat().st_size / MB, "large_mb": large.stat().st_size / MB,
             "shapes": [transcript_shape(small), transcript_shape(large)]}
@@ -396,7 +397,7 @@ def targets(results: dict, size: Size) -> list[tuple[str, str, str, str, str]]:
     floor, imports = by["python -c pass"], by['python -c "import pydantic, git"']
 
     def r(a: Cmd | str, b: Cmd | str) -> Optional[tuple[float, Optional[float]]]:
-        a, b = (by[x] if isinstance(x, str) else x for x in (a, b))
+        a, b = (by.get(x, Cmd(x, [])) if isinstance(x, str) else x for x in (a, b))
         if not (a.median and b.median):
             return None
         return a.median / b.median, (a.median_cpu / b.median_cpu if a.median_cpu and b.median_cpu else None)
@@ -429,8 +430,8 @@ def targets(results: dict, size: Size) -> list[tuple[str, str, str, str, str]]:
                 add(f"{peer} / {ours}, {mb:.0f} MB (peer time over ours)", r(b, a), 1, reverse=True)
             else:
                 out.append((f"{peer} / {ours}, {mb:.0f} MB", "n/a", "n/a", "≥ 1",
-                            f"NOT MEASURED: {by[b].error if b in by else 'peer absent'}"))
-    worst = max(((c.peak_mb or 0), c.name) for c in results["groups"]["hooks"])
+                            f"NOT MEASURED: {(by[b].error or 'not run') if b in by else 'peer absent'}"))
+    worst = max([((c.peak_mb or 0), c.name) for c in results["groups"]["hooks"]] or [(0, "no hook measured")])
     out.append((f"peak memory of every hook (largest: {worst[1]})", f"{worst[0]:.0f} MB", "-", "≤ 100 MB",
                 "met" if 0 < worst[0] <= 100 else ("NOT MEASURED" if not worst[0] else "MISSED")))
     return out
@@ -583,18 +584,22 @@ def main() -> int:
     parser.add_argument("--out", help="where to write the markdown (default docs/benchmarks.md; none with --smoke)")
     parser.add_argument("--save", help="also save the raw figures as JSON")
     parser.add_argument("--render", metavar="JSON", help="only render the markdown from figures saved by --save")
+    parser.add_argument("--only", action="append", choices=("hooks", "cli", "transcript"),
+                        help="measure only this group (repeatable; the floors always run): e.g. `--only hooks --out "
+                             "/tmp/b.md` to check a fix against the hook targets in a few minutes")
     args = parser.parse_args()
     size = SMOKE if args.smoke else FULL
     if args.runs:
         size.runs = args.runs
-    out = Path(args.out) if args.out else (None if args.smoke else ROOT / "docs" / "benchmarks.md")
+    partial = args.smoke or args.only  # never overwrite docs/benchmarks.md with a partial run
+    out = Path(args.out) if args.out else (None if partial else ROOT / "docs" / "benchmarks.md")
     if args.render:
         results = load(Path(args.render))
     else:
         load0, started = os.getloadavg()[0], time.perf_counter()
         peers = Peers(install=not args.smoke)
         with tempfile.TemporaryDirectory(prefix="cc-hooks-bench-run-") as tmp:
-            results = measure(size, Path(tmp), peers)
+            results = measure(size, Path(tmp), peers, only=tuple(args.only or ("hooks", "cli", "transcript")))
             results["meta"] = {"load": [load0, os.getloadavg()[0]], "took": time.perf_counter() - started,
                                "machine": machine(), "peers": peers.describe(), "smoke": args.smoke,
                                "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
