@@ -290,3 +290,18 @@ def test_without_a_record_a_missed_capture_is_still_reported(git_repo):
     assert message == "cc-hooks: record not initialized"
     assert "The record is not initialized" in report and "Capture missed" in report
     assert "### Capture debt" in report and "found by the compaction checklist run now" in report
+
+
+def test_the_summarys_next_steps_are_dated_by_its_capture(record):
+    """The capture's time stamp dates the summary's queue items; they were all "undated" before."""
+    (record / "parser.py").write_text("x = 1\n")
+    git(record, "add", "parser.py")
+    git(record, "commit", "-q", "-m", "Add the parser regression test for nested lists")
+    hook(record, "PostCompact", trigger="manual",
+         compact_summary="<summary>\nNext steps:\n- Add the parser regression test for nested lists.\n</summary>")
+
+    report, _ = session_start(record, "resume")
+
+    assert "undated" not in report
+    contradicted = section(report, "CONTRADICTED")
+    assert "Add the parser regression test for nested lists" in contradicted and "landed:" in contradicted
