@@ -154,7 +154,7 @@ def parse_line(raw: bytes) -> Optional[dict]:
     """One JSONL record, or None when it is not a JSON object (torn, garbage)."""
     try:
         value = json.loads(raw.decode("utf-8", "replace"))
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested past ~1000 levels
         return None
     return value if isinstance(value, dict) else None
 

@@ -81,11 +81,8 @@ def test_nul_invalid_utf8_and_blank_transcripts(tmp_path, garbage):
 
 
 DEEP = [b"[" * 100_000, b'{"type":"user","message":' * 5000, GOOD[0] + b"\n" + b"[" * 100_000 + b"\n" + GOOD[1]]
-E_OWNS = ("transcript/reader.py and lines.py (helper E's): parse_line/classify catch ValueError only; json.loads raises "
-          "RecursionError on a line nested past ~1000 levels, and it escapes read_live and scan")
 
 
-@pytest.mark.xfail(strict=True, reason=E_OWNS)
 @pytest.mark.parametrize("data", DEEP, ids=["brackets", "objects", "between-good-lines"])
 def test_read_live_survives_a_line_nested_past_the_recursion_limit(tmp_path, data):
     path = tmp_path / "t.jsonl"
@@ -93,7 +90,6 @@ def test_read_live_survives_a_line_nested_past_the_recursion_limit(tmp_path, dat
     read_live(path)
 
 
-@pytest.mark.xfail(strict=True, reason=E_OWNS)
 def test_scan_survives_a_line_nested_past_the_recursion_limit():
     scan([b"[" * 100_000 + b"\n"])
 
