@@ -147,7 +147,7 @@ def find_outcomes(calls: list[Call]) -> list[Outcome]:
             open_failures[key].append(call)
             continue
         is_test = bool(TEST_RE.search(key))
-        closed = [k for k in open_failures if k == key or (is_test and k.startswith(key + " "))]
+        closed = [k for k in open_failures if k == key or (is_test and k.startswith((key + " ", key + "::")))]
         for failed_key in closed:
             failures = open_failures.pop(failed_key)
             edits = edits_since.pop(failed_key, [])

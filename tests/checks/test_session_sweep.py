@@ -122,3 +122,13 @@ def test_each_new_error_of_a_failing_streak_is_kept():
     assert outcome.error.startswith("** (CompileError)")
     assert outcome.later_errors == ["** (RuntimeError) no :secret_key_base configuration found"]
     assert outcome.edits == ["test/a_test.exs", "config/test.exs"]
+
+
+def test_a_passing_file_run_closes_the_failing_test_id_in_that_file():
+    calls = [
+        bash(1, "pytest -q test_calc.py::test_add", False, "FAILED test_calc.py::test_add - assert -1 == 5"),
+        edit(2, "calc.py"),
+        bash(3, "pytest -q test_calc.py", True, "2 passed"),
+    ]
+    [outcome] = find_outcomes(calls)
+    assert outcome.command == "pytest -q test_calc.py::test_add" and outcome.edits == ["calc.py"]
