@@ -40,19 +40,22 @@ def atomic_write_bytes(path: str | os.PathLike, data: bytes, mode: int | None = 
 
 
 def _remove_stale_temps(target: Path) -> None:
-    """Delete the temporary files of earlier writes of ``target`` whose process is gone (a
-    SIGKILL between the temp file and the rename leaves one; in a work tree ``git add -A``
-    would commit it). Their names carry the writer's pid: ``.<name>.<pid>.<random>.tmp``."""
-    prefix = f".{target.name}."
+    """Delete the temporary files that writers which are gone left in ``target``'s directory (a
+    SIGKILL between the temp file and the rename, or a hook process that exited while its
+    abandoned handler was writing; in a work tree ``git add -A`` would commit them). Only our
+    own names are touched: ``.<name>.<pid>.<8 random characters>.tmp``."""
     try:
         entries = os.listdir(target.parent)
     except OSError:
         return
     for name in entries:
-        if not (name.startswith(prefix) and name.endswith(".tmp")):
+        if not (name.startswith(".") and name.endswith(".tmp")):
             continue
-        pid = name[len(prefix) :].split(".", 1)[0]
-        if not pid.isdigit() or int(pid) == os.getpid() or _alive(int(pid)):
+        parts = name.rsplit(".", 3)  # ['.<name>', pid, random, 'tmp']
+        if len(parts) != 4 or not parts[1].isdigit() or len(parts[2]) != 8:
+            continue
+        pid = int(parts[1])
+        if pid == os.getpid() or _alive(pid):
             continue
         try:
             os.unlink(target.parent / name)

@@ -20,7 +20,7 @@ from cc_hooks import settings
 
 from .conftest import git, make_repo
 
-RUNS = int(os.environ.get("CC_HOOKS_KILL_RUNS", "24"))
+RUNS = int(os.environ.get("CC_HOOKS_KILL_RUNS", "12"))
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -245,12 +245,15 @@ def test_the_next_write_removes_only_temporary_files_of_dead_writers(tmp_path):
     try:
         stale = tmp_path / f".f.json.{dead.pid}.abc.tmp"
         in_flight = tmp_path / f".f.json.{alive.pid}.abc.tmp"
-        foreign = tmp_path / ".f.json.bak.123.tmp"  # another file's name, not ours to judge
+        stale_sibling = tmp_path / f".other.json.{dead.pid}.abcdefgh.tmp"  # another file, same dead writer
+        stale = tmp_path / f".f.json.{dead.pid}.abcdefgh.tmp"
+        in_flight = tmp_path / f".f.json.{alive.pid}.abcdefgh.tmp"
+        foreign = tmp_path / ".f.json.bak.123.tmp"  # not our naming
         unknown = tmp_path / ".f.json.oldstyle.tmp"
-        for path in (stale, in_flight, foreign, unknown):
+        for path in (stale, stale_sibling, in_flight, foreign, unknown):
             path.write_text("x")
         atomic_write_text(target, "{}")
-        assert not stale.exists()
+        assert not stale.exists() and not stale_sibling.exists()
         assert in_flight.exists() and foreign.exists() and unknown.exists()
     finally:
         alive.kill()
