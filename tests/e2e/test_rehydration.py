@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import os
 import re
 import subprocess
 import sys
@@ -139,6 +140,8 @@ def test_after_compact_the_next_request_carries_the_report_contradictions_first(
     assert re.search(r"### [1-9]\d* other claim\(s\) verified\.", compact) and started[:7] not in contradicted
     assert "The harness summary above was written from the conversation and was not checked" in compact
     assert "Capture missed" not in compact  # PreCompact ran: its checkpoint is this compaction's
+    if os.environ.get("CC_HOOKS_E2E_REPORT_OUT"):  # the README's example is this very report
+        Path(os.environ["CC_HOOKS_E2E_REPORT_OUT"]).write_text(compact, encoding="utf-8")
     transcript = claude.transcript(sid)
     assert transcript.hook_outcomes("PreCompact") == ["completed successfully"]
     assert [m.get("content") for m in transcript.system_messages() if "contradicted" in str(m.get("content"))]
