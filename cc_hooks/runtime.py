@@ -214,6 +214,8 @@ def _abandon(thread, native_id: Optional[int]) -> None:
             except OSError:
                 pass
         if attempt == 0:
+            # A git the handler was spawning during the first pass is not yet our
+            # child; 50 ms lets its fork land so the second pass can kill it.
             time.sleep(0.05)
 
 
