@@ -107,6 +107,19 @@ def test_record_pointing_into_an_ignored_file_fails(record_repo):
     assert result.status == FAIL and "local/findings.md" in messages(result) and "gitignored" in messages(result)
 
 
+def test_pointer_scan_is_cached_by_content_and_redone_when_the_file_changes(record_repo):
+    record_repo.write("local/findings.md", "the real root cause\n")
+    record_repo.write("next_steps.md", record_repo.read("next_steps.md") + "- Details in `local/findings.md`.\n")
+    (record_repo.root / ".git" / "cc-hooks").mkdir(exist_ok=True)
+    first = check(record_repo, "tracked-homes")
+    cache = list((record_repo.root / ".git" / "cc-hooks" / "cache").glob("paths-*.json"))
+    assert cache and first.status == FAIL
+    again = check(record_repo, "tracked-homes")
+    assert (again.status, messages(again)) == (first.status, messages(first))
+    record_repo.write("next_steps.md", record_repo.read("next_steps.md").replace("- Details in `local/findings.md`.\n", ""))
+    assert check(record_repo, "tracked-homes").status == PASS
+
+
 # --- questions -----------------------------------------------------------------
 
 
