@@ -205,7 +205,7 @@ def has_pending(common_dir: str, session_id: str) -> bool:
         names = os.listdir(os.path.join(common_dir, STATE_DIR_NAME, "pending", state_key(session_id)))
     except OSError:
         return False
-    return any(not name.startswith(".") for name in names)
+    return any(not name.startswith(".") or ".taken-" in name for name in names)  # a claim may be orphaned
 
 
 def add_pending(directory: Path, session_id: str, item: dict) -> None:
@@ -223,12 +223,15 @@ def take_pending(directory: Path, session_id: str) -> dict | None:
     Returns ``{"session_id": ..., "items": [...]}`` or None when nothing was claimed."""
     folder = pending_dir(directory, session_id)
     try:
-        names = sorted(name for name in os.listdir(folder) if not name.startswith("."))
+        entries = os.listdir(folder)
     except OSError:
         return None
+    # Queued items, and items a prompt claimed but died before delivering (SIGKILL at its timeout).
+    names = sorted(name for name in entries if not name.startswith(".") or _orphaned_claim(name))
     items = []
     for name in names:
-        claimed = folder / f".{name}.taken-{os.getpid()}"
+        item_name = name.rsplit(".taken-", 1)[0][1:] if name.startswith(".") else name
+        claimed = folder / f".{item_name}.taken-{os.getpid()}"
         try:
             os.rename(folder / name, claimed)
         except OSError:
@@ -241,3 +244,17 @@ def take_pending(directory: Path, session_id: str) -> dict | None:
         if isinstance(data, dict) and isinstance(data.get("item"), dict):
             items.append(data["item"])
     return {"session_id": session_id, "items": items} if items else None
+
+
+def _orphaned_claim(name: str) -> bool:
+    """``.<item>.taken-<pid>`` of a process that is gone."""
+    head, sep, pid = name.rpartition(".taken-")
+    if not sep or not pid.isdigit() or int(pid) == os.getpid():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return True
+    except OSError:
+        return False
+    return False

@@ -164,3 +164,26 @@ def test_items_claimed_too_late_are_queued_again(repo):
     again = HookContext("UserPromptSubmit", {"session_id": "late"}, repo, _RunsOutAfter(10))
     assert "the audit" in user_prompt_submit.handle(again).stdout
     assert state.take_pending(directory, "late") is None
+
+
+def test_an_item_claimed_by_a_prompt_that_died_is_delivered_by_the_next(repo):
+    """SIGKILL between the claim (rename) and the delivery must not lose the item."""
+    directory = repo / ".git" / "cc-hooks"
+    state.add_pending(directory, "s", {"kind": "x", "text": "survives"})
+    folder = state.pending_dir(directory, "s")
+    [name] = os.listdir(folder)
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    os.rename(folder / name, folder / f".{name}.taken-{dead.pid}")  # what the killed prompt left
+    assert state.has_pending(str(repo / ".git"), "s")  # the quick path sees the orphaned claim
+    alive = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        state.add_pending(directory, "s", {"kind": "x", "text": "in flight elsewhere"})
+        [other] = [n for n in os.listdir(folder) if not n.startswith(".")]
+        os.rename(folder / other, folder / f".{other}.taken-{alive.pid}")  # a live prompt is delivering it
+        got = state.take_pending(directory, "s")
+        assert [item["text"] for item in got["items"]] == ["survives"]
+        assert state.take_pending(directory, "s") is None
+    finally:
+        alive.kill()
+        alive.wait()
