@@ -143,7 +143,7 @@ def resolve_guards(root: str | os.PathLike, config=None, timeout: float = 30.0) 
         config = load_config(root)
     path = config.record.symptoms
     resolution = Resolution(path)
-    text, problems = read_ledger(root / path, path)
+    text, problems = read_ledger(root / path, path, root=root)
     entries = []
     if text is None:
         resolution.ledger_exists = not (problems and problems[0].rule == "file-missing")

@@ -347,3 +347,13 @@ def test_guards_from_the_repository_never_run_in_the_hooks_untrusted(repo, tmp_p
                         ("PostCompact", {"compact_summary": "guard g passes"})):
         assert_sane(hook_in_process(json.dumps(event(name, repo, **extra)).encode()), 20)
     assert not marker.exists()
+
+
+def test_guards_do_not_read_a_symptoms_file_symlinked_out_of_the_repository(repo):
+    from cc_hooks.guards.resolve import resolve_guards
+
+    secret = repo.parent / "secret-symptoms.md"
+    secret.write_text("## Symptom: SECRET-TOKEN-456\n\n### Cause 1: x — fixed in abc1234\n- **Guard**: tests/x.py::test_secret\n")
+    (repo / "SYMPTOMS.md").symlink_to(secret)
+    resolution = resolve_guards(repo)
+    assert resolution.guards == [] and "outside the repository" in (resolution.problem or "")
