@@ -1,6 +1,6 @@
 """Read the live part of a transcript: everything after the last compaction.
 
-The file is mapped, not read: candidate boundary lines are found by a byte search for
+The file is not read whole: candidate boundary lines are found by a byte search for
 ``"compact_boundary"`` from the end (inside a JSON string the quotes would be escaped, so only a real
 key or value matches), only those candidates and the live part are JSON-parsed. Cost is about
 O(live part), whatever the size of the history before it.
@@ -8,13 +8,14 @@ O(live part), whatever the size of the history before it.
 Detection order (platform doc §5): the boundary line, then an ``isCompactSummary`` user line, then a
 user line whose text starts with the summary prefix. The file is read up to the size seen at open (a
 session may be appending); a last line that does not parse is ignored; invalid UTF-8 is replaced.
+Positioned reads through a small chunk cache, not mmap: a file that another process truncates
+while it is read gives short reads here, where a mapping would kill the hook with SIGBUS.
 Standard library only: this runs on the hook path.
 """
 
 from __future__ import annotations
 
 import json
-import mmap
 import os
 import re
 from dataclasses import dataclass, field
@@ -128,26 +129,96 @@ def read_live(path: str | os.PathLike, max_bytes: Optional[int] = None) -> LiveT
             return _read(path, buf, size, max_bytes)
 
 
-class _Mapped:
+class _FileView:
+    """The first ``size`` bytes of an open file, for the three operations the reader needs
+    (``find``, ``rfind``, slices), read with ``os.pread`` in cached 1 MiB chunks. Searches run
+    on the cached chunk itself (no copy); a needle across two chunks is found at the seam."""
+
+    CHUNK = 1 << 20
+    KEEP = 16  # chunks cached: 16 MiB at most
+
     def __init__(self, handle, size: int):
-        self.map = None
-        self.data: Any = b""
-        if size:
-            try:
-                self.map = self.data = mmap.mmap(handle.fileno(), size, access=mmap.ACCESS_READ)
-            except (OSError, ValueError):  # not mappable (pipe, odd filesystem): read it
-                self.data = handle.read(size)
+        from collections import OrderedDict
+
+        self.fd, self.size = handle.fileno(), size
+        self._chunks: OrderedDict = OrderedDict()
 
     def __enter__(self):
-        return self.data
+        return self
 
     def __exit__(self, *exc):
-        if self.map is not None:
-            self.map.close()
+        self._chunks.clear()
+
+    def _chunk(self, index: int) -> bytes:
+        data = self._chunks.get(index)
+        if data is not None:
+            self._chunks.move_to_end(index)
+            return data
+        base = index * self.CHUNK
+        want = max(0, min(self.CHUNK, self.size - base))
+        try:
+            data = os.pread(self.fd, want, base) if want else b""
+        except OSError:
+            data = b""
+        self._chunks[index] = data
+        if len(self._chunks) > self.KEEP:
+            self._chunks.popitem(last=False)
+        return data
+
+    def __getitem__(self, span: slice) -> bytes:
+        start = max(0, span.start or 0)
+        stop = min(self.size, self.size if span.stop is None else span.stop)
+        if stop <= start:
+            return b""
+        first, last = start // self.CHUNK, (stop - 1) // self.CHUNK
+        parts = []
+        for index in range(first, last + 1):
+            base = index * self.CHUNK
+            parts.append(self._chunk(index)[max(start, base) - base : min(stop, base + self.CHUNK) - base])
+        return parts[0] if len(parts) == 1 else b"".join(parts)
+
+    def find(self, sub: bytes, start: int = 0, end: Optional[int] = None) -> int:
+        end = self.size if end is None else min(end, self.size)
+        pos, overlap = max(0, start), len(sub) - 1
+        while pos < end:
+            base = (pos // self.CHUNK) * self.CHUNK
+            chunk = self._chunk(pos // self.CHUNK)
+            stop = min(end, base + len(chunk))
+            if stop <= pos:
+                return -1  # a short read: the file is shorter than it was
+            hit = chunk.find(sub, pos - base, stop - base)
+            if hit >= 0:
+                return base + hit
+            if overlap and stop < end:
+                seam_start = max(pos, stop - overlap)
+                hit = self[seam_start : min(end, stop + overlap)].find(sub)
+                if hit >= 0:
+                    return seam_start + hit
+            pos = stop
+        return -1
+
+    def rfind(self, sub: bytes, start: int = 0, end: Optional[int] = None) -> int:
+        end = self.size if end is None else min(end, self.size)
+        start, overlap, hi = max(0, start), len(sub) - 1, end
+        while hi > start:
+            base = ((hi - 1) // self.CHUNK) * self.CHUNK
+            chunk = self._chunk((hi - 1) // self.CHUNK)
+            lo, top = max(start, base), min(hi, base + len(chunk))
+            if top > lo:
+                hit = chunk.rfind(sub, lo - base, top - base)
+                if hit >= 0:
+                    return base + hit
+            if overlap and lo > start:
+                seam_start = max(start, lo - overlap)
+                hit = self[seam_start : min(hi, lo + overlap)].rfind(sub)
+                if hit >= 0:
+                    return seam_start + hit
+            hi = lo
+        return -1
 
 
-def _map(handle, size: int) -> _Mapped:
-    return _Mapped(handle, size)
+def _map(handle, size: int) -> _FileView:
+    return _FileView(handle, size)
 
 
 def parse_line(raw: bytes) -> Optional[dict]:
