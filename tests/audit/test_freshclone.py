@@ -182,3 +182,9 @@ def test_renamed_and_spaced_paths_are_listed_as_uncommitted(project):
     with fresh_clone(project.root) as view:
         assert set(view.uncommitted) == {"ab cd.md", "x y z.md"}
         assert (view.path / "README.md").exists() and not (view.path / "ab cd.md").exists()
+    # A rename's source follows its entry; one whose third character is a space
+    # ("ab cd.md") looks like a status line to a naive parser and came out as "cd.md".
+    project.git("commit", "-q", "-m", "Rename the readme")
+    project.git("mv", "ab cd.md", "renamed.md")
+    with fresh_clone(project.root) as view:
+        assert set(view.uncommitted) == {"renamed.md", "x y z.md"}
