@@ -231,6 +231,9 @@ def test_an_oddity_is_explained_by_a_doc_only_when_the_doc_is_about_it(project):
     project.write("docs/net.md", "# Net\n\n`src/net.py` holds the client.\n")
     project.commit("Add the client")
     assert one(audit(project), "oddity").grade == FAIL  # the doc names the file, not the sleep
+    project.write("docs/net.md", "# Net\n\n`src/net.py` holds the client.\n\n## Run under a time budget\n")
+    project.commit("Add a heading two lines below")
+    assert one(audit(project), "oddity").grade == FAIL  # "time" two lines away is about something else
     project.write("docs/net.md", "# Net\n\n`src/net.py` holds the client.\nIt must sleep half a second between calls: "
                   "the server rate-limits bursts.\n")
     project.commit("Explain the pause")
