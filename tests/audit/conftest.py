@@ -19,40 +19,8 @@ def git(repo: Path, *args: str) -> str:
     return subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True, text=True).stdout
 
 
-SYMPTOMS = """# Symptom Index
-
-Append-only. Keyed by observable.
-
----
-
-## Symptom: add(2, 3) returns -1
-
-**Known causes**:
-
-### Cause 1: add() subtracted instead of adding — fixed in {fix}
-- **Mechanism**: `src/calc.py` used `-` where `+` was meant.
-- **Discriminator**: add(2, 0) == 2 but add(2, 3) == -1.
-- **Fix**: use `+` ({fix})
-- **Guard**: tests/test_calc.py::test_add
-
-**Ruled out**:
-- float rounding — eliminated by integer inputs failing too, {today}
-"""
-
-DECISIONS = """# Decision Ledger
-
-Append-only, dated.
-
----
-
-## {today} — Keep integer-only arithmetic
-
-**Decision**: `add()` accepts integers only.
-**Context**: the user corrected the agent: no float support.
-**Rejected alternatives**:
-- float support — rejected because the user decided against it
-**Consequences**: callers convert before calling.
-"""
+# The same healthy ledgers as the checklist tests: one fixture record for both.
+from checks.conftest import DECISIONS, SYMPTOMS  # noqa: E402
 
 QUESTIONS = """# Cold-start questions
 
