@@ -345,7 +345,7 @@ def _check_fixes(root: Path, prior: list[PriorCause], commits, timeout: float) -
     import tempfile
 
     from cc_hooks.git import head, object_types
-    from cc_hooks.record.gitbatch import run_git_bytes
+    from cc_hooks.git import run_git_bytes
 
     fixes = [f for cause in prior for f in cause.fixes]
     if not fixes:
@@ -376,7 +376,7 @@ def _check_fixes(root: Path, prior: list[PriorCause], commits, timeout: float) -
 
 
 def _check_one(root: Path, sha: str, env: Optional[dict], reverts: dict, timeout: float) -> tuple:
-    from cc_hooks.record.gitbatch import run_git_bytes
+    from cc_hooks.git import run_git_bytes
 
     in_head = run_git_bytes(root, "merge-base", "--is-ancestor", sha, "HEAD", timeout=timeout).returncode == 0
     patch = run_git_bytes(

@@ -155,7 +155,7 @@ def _proof(guard: Guard, verdict: str, reason: str, head_sha: Optional[str],
 def strip_fix(worktree: Path, guard: Guard) -> str:
     """Reverse-apply the fix commits (newest first) minus the guard's files; "" or why not."""
     from cc_hooks.git import run_git
-    from cc_hooks.record.gitbatch import run_git_bytes
+    from cc_hooks.git import run_git_bytes
 
     commits = []
     for sha in guard.fixes:

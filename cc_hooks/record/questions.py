@@ -171,7 +171,7 @@ class _Tree:
 
     def __init__(self, root: Path, timeout: float):
         from cc_hooks.git import run_git
-        from cc_hooks.record.gitbatch import cat_blobs
+        from cc_hooks.git import cat_blobs
 
         self.entries: dict[str, tuple[str, str]] = {}  # path -> (mode, sha)
         self.dirs: set[str] = set()
@@ -320,7 +320,7 @@ def _explain_missing(root: Path, missing: list[_Target], results: dict, timeout:
 
 def _check_contents(root: Path, tree: "_Tree", targets: list[_Target], resolved: dict, results: dict, timeout: float) -> None:
     from cc_hooks.git import GitError
-    from cc_hooks.record.gitbatch import cat_blobs
+    from cc_hooks.git import cat_blobs
 
     needs_blob = [t for t in targets if t.kind != "path" and resolved[t.pointer] in tree.entries]
     try:
