@@ -152,6 +152,20 @@ def _proof(guard: Guard, verdict: str, reason: str, head_sha: Optional[str],
 # --- stripping the fix ------------------------------------------------------------
 
 
+# What a fix commit carries besides the fix: tests and their helpers stay as HEAD has them (the
+# guard may need them), and prose (docs, the record itself) does not change behaviour; reverting
+# either only adds conflicts with later commits that rewrote them.
+NOT_THE_FIX = (
+    ":(exclude,glob)**/tests/**",
+    ":(exclude,glob)**/test/**",
+    ":(exclude,glob)**/test_*.py",
+    ":(exclude,glob)**/*_test.py",
+    ":(exclude,glob)**/conftest.py",
+    ":(exclude,glob)**/*.md",
+    ":(exclude,glob)**/docs/**",
+)
+
+
 def strip_fix(worktree: Path, guard: Guard) -> str:
     """Reverse-apply the fix commits (newest first) minus the guard's files; "" or why not."""
     from cc_hooks.git import run_git
@@ -168,7 +182,7 @@ def strip_fix(worktree: Path, guard: Guard) -> str:
     commits = list(dict.fromkeys(commits))
     if len(commits) > 1:  # newest first: fewest commits between it and HEAD
         commits.sort(key=lambda c: int(run_git(worktree, "rev-list", "--count", f"{c}..HEAD")))
-    keep = [f":(exclude,literal){path}" for path in guard_files(worktree, guard)]
+    keep = [f":(exclude,literal){path}" for path in guard_files(worktree, guard)] + list(NOT_THE_FIX)
     applied = 0
     for commit in commits:
         parents = run_git(worktree, "rev-list", "--parents", "-n", "1", commit).split()[1:]
@@ -184,7 +198,7 @@ def strip_fix(worktree: Path, guard: Guard) -> str:
             return f"fix does not revert cleanly (conflict in {detail}): a later commit changed the same lines"
         applied += 1
     if not applied:
-        return "the fix commit(s) change only the guard's own files: nothing to strip"
+        return "the fix commit(s) change only the guard's own files, tests or docs: nothing to strip"
     return ""
 
 

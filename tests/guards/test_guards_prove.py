@@ -187,3 +187,24 @@ def test_a_cause_fixed_in_two_commits_is_stripped_newest_first(calc_repo, isolat
     assert guard.fixes == [first[:12], second[:12]]  # oldest first as written: reverting in that order would conflict
     [proof] = prove_guards(calc_repo, [guard], trusted=False)
     assert proof.verdict == PROVEN, proof.reason
+
+
+def test_a_fix_whose_doc_and_test_helper_changed_later_is_still_provable(calc_repo, isolated):
+    """Only the code of a fix is stripped: its docs and test helpers stay as HEAD has them,
+    so later rewrites of them do not make the proof UNPROVABLE."""
+    commit(calc_repo, "Add div()", {"calc_div.py": "def div(a, b):\n    return a // b\n"})
+    fix = commit(calc_repo, "Fix div() truncating\n\nSymptom: div(7, 2) returns 3", {
+        "calc_div.py": "def div(a, b):\n    return a / b\n",
+        "tests/helpers.py": "EXPECTED = 3.5\n",
+        "tests/test_div.py": "from calc_div import div\nfrom tests.helpers import EXPECTED\n\n\n"
+                             "def test_div():\n    assert div(7, 2) == EXPECTED\n",
+        "docs/div.md": "div() divides.\n",
+    })
+    commit(calc_repo, "Reword the docs and the helper", {"docs/div.md": "div() returns a float.\n",
+                                                         "tests/helpers.py": "EXPECTED = 7 / 2\n"})
+    ledger = (calc_repo / "SYMPTOMS.md").read_text() + symptom_entry("div(7, 2) returns 3", "div() truncated", fix,
+                                                                     "tests/test_div.py::test_div")
+    commit(calc_repo, "Record the div fix", {"SYMPTOMS.md": ledger, "tests/__init__.py": ""})
+    guard = resolve_guards(calc_repo).select(["div(7, 2) returns 3"])[0][0]
+    [proof] = prove_guards(calc_repo, [guard], trusted=False)
+    assert (proof.verdict, proof.reason) == (PROVEN, "healthy on HEAD, anomaly with the fix reverted")
