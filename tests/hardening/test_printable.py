@@ -80,3 +80,10 @@ def test_c1_in_summary_does_not_reach_the_next_prompt(in_repo):
     answer = hook_in_process(json.dumps(event("UserPromptSubmit", in_repo, session_id="c1", prompt="go")).encode())
     assert_sane(answer)
     assert "abc1234" in answer.context()
+    # The builders themselves strip C1 controls, whatever a handler passes them (the summary
+    # audit quotes its text too, which alone would hide a builder that does not).
+    from cc_hooks import protocol
+
+    for result in (protocol.user_prompt_submit_output("done\x85\x9b2J", 6_000), protocol.session_start_output("done\x85\x9b2J", "x\x9b", 6_000)):
+        context = json.loads(result.stdout)["hookSpecificOutput"]["additionalContext"]
+        assert context.startswith("done") and not any(0x80 <= ord(c) <= 0x9F for c in context)
