@@ -163,6 +163,8 @@ def parse_answer(text: str, sent: list[str]) -> AgentAnswer:
         raise AgentError(f"the agent's answer is malformed: {what} does not parse ({exc})") from None
     if not isinstance(data, dict) or not isinstance(data.get("results"), list):
         raise AgentError('the agent\'s answer is malformed: expected {"results": [...]}')
+    if not isinstance(data.get("extra") or [], list):
+        raise AgentError('the agent\'s answer is malformed: "extra" is not a list')
     answers: dict[str, dict] = {}
     extra: list[dict] = [_item(i, n, extra=True) for n, i in enumerate(data.get("extra") or [], 1)]
     for number, item in enumerate(data["results"], 1):

@@ -8,7 +8,7 @@ import re
 import sys
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from cc_hooks.audit.agent import AgentError, build_prompt, find_claude, merge, parse_answer, parse_output, run_agent
@@ -172,6 +172,7 @@ _JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_siz
 
 @settings(max_examples=200, deadline=None)
 @given(_JSON)
+@example({"results": [], "extra": True})  # found by this property: TypeError, not AgentError
 def test_any_answer_is_accepted_or_rejected_with_a_reason_never_crashes(data):
     text = "```json\n" + json.dumps(data) + "\n```"
     try:
