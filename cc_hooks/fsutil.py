@@ -55,7 +55,7 @@ def _remove_stale_temps(target: Path) -> None:
         if len(parts) != 4 or not parts[1].isdigit() or len(parts[2]) != 8:
             continue
         pid = int(parts[1])
-        if pid == os.getpid() or _alive(pid):
+        if pid == os.getpid() or process_alive(pid):
             continue
         try:
             os.unlink(target.parent / name)
@@ -63,7 +63,8 @@ def _remove_stale_temps(target: Path) -> None:
             pass
 
 
-def _alive(pid: int) -> bool:
+def process_alive(pid: int) -> bool:
+    """True while ``pid`` exists (also when it belongs to another user)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:

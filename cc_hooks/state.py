@@ -251,10 +251,6 @@ def _orphaned_claim(name: str) -> bool:
     head, sep, pid = name.rpartition(".taken-")
     if not sep or not pid.isdigit() or int(pid) == os.getpid():
         return False
-    try:
-        os.kill(int(pid), 0)
-    except ProcessLookupError:
-        return True
-    except OSError:
-        return False
-    return False
+    from cc_hooks.fsutil import process_alive
+
+    return not process_alive(int(pid))

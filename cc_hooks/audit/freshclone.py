@@ -119,13 +119,9 @@ def _owner_alive(temp: Path) -> bool:
         pid = int((temp / OWNER).read_text().strip())
     except (OSError, ValueError):
         return False  # the owner file is written before the worktree is registered
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True  # alive, owned by someone else
-    return True
+    from cc_hooks.fsutil import process_alive
+
+    return process_alive(pid)
 
 
 def _work_tree_extras(root: Path, timeout: float) -> tuple[list[str], list[str]]:
