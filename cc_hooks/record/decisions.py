@@ -25,8 +25,8 @@ from typing import Optional
 from pydantic import BaseModel
 
 from cc_hooks.record.findings import Finding, finding
-from cc_hooks.record.ledger import Extra, Part, read_ledger, trim_end
-from cc_hooks.record.markdown import DATE_RE, Document, Section, is_iso_date, match_bullet, match_label, split_dash
+from cc_hooks.record.ledger import Extra, Part, build_entries, read_ledger, trim_end
+from cc_hooks.record.markdown import DATE_RE, Section, is_iso_date, match_bullet, match_label, split_dash
 
 RULES = {
     "decision-heading": "an entry heading is not `## YYYY-MM-DD — <title>`",
@@ -211,32 +211,18 @@ def parse_decisions(text: str, path: str = "DECISIONS.md") -> DecisionsFile:
 
 @functools.lru_cache(maxsize=4)
 def _parse_decisions(text: str, path: str) -> DecisionsFile:
-    document = Document.parse(text)
-    preamble, sections = document.sections(2)
-    heading_at = {h.line: h for h in document.headings}
-    hidden = document.hidden
+    title, preamble_end, built = build_entries(text, path, _Builder)
     entries, findings = [], []
-    seen: dict[str, int] = {}
     previous_date: Optional[str] = None
-    for section in sections:
-        builder = _Builder(path, section, heading_at)
-        for number in range(section.start + 1, section.end + 1):
-            builder.feed(number, section.lines[number - section.start], number in hidden)
-        entry = builder.build()
-        base = section.heading.base_slug
-        if base in seen:
-            builder.flag(section.start, "duplicate-heading", f"same heading as the entry at line {seen[base]}")
-        else:
-            seen[base] = section.start
+    for builder, entry in built:
         if entry.date and is_iso_date(entry.date):
             if previous_date and entry.date < previous_date:
-                builder.flag(section.start, "decision-order", f"dated {entry.date}, before the entry above ({previous_date})", "warning")
+                builder.flag(entry.start, "decision-order", f"dated {entry.date}, before the entry above ({previous_date})", "warning")
             previous_date = max(previous_date or entry.date, entry.date)
         entries.append(entry)
         findings.extend(builder.findings)
     findings.extend(_check_amends(path, entries))
-    title = next((h.text for h in document.headings if h.level == 1 and h.line <= preamble.end), None)
-    return DecisionsFile(path=path, title=title, preamble_end=preamble.end, entries=entries, findings=findings)
+    return DecisionsFile(path=path, title=title, preamble_end=preamble_end, entries=entries, findings=findings)
 
 
 def _check_amends(path: str, entries: list[Decision]) -> list[Finding]:

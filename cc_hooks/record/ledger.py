@@ -9,7 +9,7 @@ from typing import Iterable, Optional
 from pydantic import BaseModel
 
 from cc_hooks.record.findings import Finding, finding
-from cc_hooks.record.markdown import Section
+from cc_hooks.record.markdown import Document, Section
 
 
 class Extra(BaseModel):
@@ -97,3 +97,26 @@ def check_shas(
         elif not found.endswith(" commit"):
             findings.append(finding(path, line, "sha-not-commit", f"{sha} is a {found.split()[-1]}, not a commit", slug))
     return findings
+
+
+def build_entries(text: str, path: str, builder_class) -> tuple[Optional[str], int, list]:
+    """(title, preamble end, [(builder, entry)]) of a ledger: each H2 section streamed through a
+    ``builder_class(path, section, heading_at)``; a repeated heading is flagged on its builder."""
+    document = Document.parse(text)
+    preamble, sections = document.sections(2)
+    heading_at = {h.line: h for h in document.headings}
+    hidden = document.hidden
+    built, seen = [], {}
+    for section in sections:
+        builder = builder_class(path, section, heading_at)
+        for number in range(section.start + 1, section.end + 1):
+            builder.feed(number, section.lines[number - section.start], number in hidden)
+        entry = builder.build()
+        base = section.heading.base_slug
+        if base in seen:
+            builder.flag(section.start, "duplicate-heading", f"same heading as the entry at line {seen[base]}")
+        else:
+            seen[base] = section.start
+        built.append((builder, entry))
+    title = next((h.text for h in document.headings if h.level == 1 and h.line <= preamble.end), None)
+    return title, preamble.end, built

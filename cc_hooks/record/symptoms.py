@@ -30,8 +30,8 @@ from typing import Optional
 from pydantic import BaseModel
 
 from cc_hooks.record.findings import Finding, finding
-from cc_hooks.record.ledger import Extra, Part, check_shas, read_ledger, trim_end
-from cc_hooks.record.markdown import DATE_RE, Document, Section, is_iso_date, match_bullet, match_label, split_dash
+from cc_hooks.record.ledger import Extra, Part, build_entries, check_shas, read_ledger, trim_end
+from cc_hooks.record.markdown import DATE_RE, Section, is_iso_date, match_bullet, match_label, split_dash
 
 RULES = {
     "symptom-heading": "an entry heading is not `## Symptom: <observable>`",
@@ -345,28 +345,10 @@ def parse_symptoms(text: str, path: str = "SYMPTOMS.md") -> SymptomsFile:
 
 @functools.lru_cache(maxsize=4)
 def _parse_symptoms(text: str, path: str) -> SymptomsFile:
-    document = Document.parse(text)
-    preamble, sections = document.sections(2)
-    heading_at = {h.line: h for h in document.headings}
-    hidden = document.hidden
-    entries, findings = [], []
-    seen: dict[str, int] = {}
-    for section in sections:
-        builder = _Builder(path, section, heading_at)
-        for number in range(section.start + 1, section.end + 1):
-            builder.feed(number, section.lines[number - section.start], number in hidden)
-        entry = builder.build()
-        base = section.heading.base_slug
-        if base in seen:
-            builder.flag(section.start, "duplicate-heading", f"same heading as the entry at line {seen[base]}")
-        else:
-            seen[base] = section.start
-        entries.append(entry)
-        findings.extend(builder.findings)
-    title = next((h.text for h in document.headings if h.level == 1 and h.line <= preamble.end), None)
-    return SymptomsFile(
-        path=path, title=title, preamble_end=preamble.end, entries=entries, findings=findings
-    )
+    title, preamble_end, built = build_entries(text, path, _Builder)
+    entries = [entry for _, entry in built]
+    findings = [f for builder, _ in built for f in builder.findings]
+    return SymptomsFile(path=path, title=title, preamble_end=preamble_end, entries=entries, findings=findings)
 
 
 # --- validation (needs the repository) ----------------------------------------
