@@ -32,8 +32,6 @@ from cc_hooks.audit.questions import (
     CODE_SUFFIXES,
     is_code_path,
     is_test_path,
-    read_decisions,
-    read_symptoms,
     terms_of,
 )
 from cc_hooks.audit.result import (
@@ -83,11 +81,15 @@ class Auditor:
 
     @cached_property
     def symptoms(self):
-        return read_symptoms(self.view.path, self.config.record.symptoms)
+        from cc_hooks.record.symptoms import load_symptoms
+
+        return load_symptoms(self.view.path, self.config.record.symptoms)
 
     @cached_property
     def decisions(self):
-        return read_decisions(self.view.path, self.config.record.decisions)
+        from cc_hooks.record.decisions import load_decisions
+
+        return load_decisions(self.view.path, self.config.record.decisions)
 
     def units(self, level: int) -> list[Unit]:
         """The searchable units of one ladder level, read the first time a search needs them."""

@@ -63,7 +63,9 @@ class Oddity:
 def generate(view: Path, config, caller: Iterable[str] = (), timeout: float = 30.0) -> list[Question]:
     """Every question for the view, in report order."""
     questions: list[Question] = []
-    ledger = read_symptoms(view, config.record.symptoms)
+    from cc_hooks.record.symptoms import load_symptoms
+
+    ledger = load_symptoms(view, config.record.symptoms)
     questions += symptom_questions(ledger)
     questions += trailer_questions(view, ledger, timeout)
     questions += decision_questions(view, config.record.decisions)
@@ -75,27 +77,6 @@ def generate(view: Path, config, caller: Iterable[str] = (), timeout: float = 30
 
 
 # --- the ledgers -------------------------------------------------------------------------
-
-
-def _read(path: Path) -> Optional[str]:
-    try:
-        return path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return None
-
-
-def read_symptoms(view: Path, rel: str):
-    from cc_hooks.record.symptoms import parse_symptoms
-
-    text = _read(view / rel)
-    return parse_symptoms(text, rel) if text is not None else None
-
-
-def read_decisions(view: Path, rel: str):
-    from cc_hooks.record.decisions import parse_decisions
-
-    text = _read(view / rel)
-    return parse_decisions(text, rel) if text is not None else None
 
 
 def symptom_questions(ledger) -> list[Question]:
@@ -174,7 +155,9 @@ class SymptomIndex:
 
 
 def decision_questions(view: Path, rel: str) -> list[Question]:
-    ledger = read_decisions(view, rel)
+    from cc_hooks.record.decisions import load_decisions
+
+    ledger = load_decisions(view, rel)
     if ledger is None:
         return []
     return [
@@ -185,9 +168,10 @@ def decision_questions(view: Path, rel: str) -> list[Question]:
 
 
 def coldstart_questions(view: Path, rel: str) -> list[Question]:
+    from cc_hooks.record.ledger import read_text
     from cc_hooks.record.questions import parse_questions
 
-    text = _read(view / rel)
+    text = read_text(view / rel)
     if text is None:
         return []
     parsed, _ = parse_questions(text, rel)

@@ -220,8 +220,11 @@ def triage(root: Path, symptoms: list[str], config=None, timeout: float = 30.0) 
     result = TriageResult([p.text for p in phrasings], NOVEL)
     rule = FixRule.from_config(config.trailers, config.record.symptoms)
     commits = read_commits(root, ["--all"], with_body=True, timeout=timeout)
-    ledger = _read_symptoms(root, config.record.symptoms)
-    decisions = _read_decisions(root, config.record.decisions)
+    from cc_hooks.record.decisions import load_decisions
+    from cc_hooks.record.symptoms import load_symptoms
+
+    ledger = load_symptoms(root, config.record.symptoms)
+    decisions = load_decisions(root, config.record.decisions)
     result.searched = {"commits": len(commits), "symptom_entries": len(ledger.entries) if ledger else 0,
                        "decisions": len(decisions.entries) if decisions else 0}
 
@@ -272,27 +275,6 @@ def triage(root: Path, symptoms: list[str], config=None, timeout: float = 30.0) 
     if result.prior:
         result.verdict = INTACT if all(c.fix_intact for c in result.prior) else KNOWN
     return result
-
-
-def _read_symptoms(root: Path, rel: str):
-    from cc_hooks.record.symptoms import parse_symptoms
-
-    text = _read(root / rel)
-    return parse_symptoms(text, rel) if text is not None else None
-
-
-def _read_decisions(root: Path, rel: str):
-    from cc_hooks.record.decisions import parse_decisions
-
-    text = _read(root / rel)
-    return parse_decisions(text, rel) if text is not None else None
-
-
-def _read(path: Path) -> Optional[str]:
-    try:
-        return path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return None
 
 
 def _causes_by_sha(ledger) -> dict:

@@ -25,7 +25,7 @@ from typing import Optional
 from pydantic import BaseModel
 
 from cc_hooks.record.findings import Finding, finding
-from cc_hooks.record.ledger import Extra, Part, build_entries, read_ledger, trim_end
+from cc_hooks.record.ledger import Extra, Part, build_entries, read_ledger, read_text, trim_end
 from cc_hooks.record.markdown import DATE_RE, Section, is_iso_date, match_bullet, match_label, split_dash
 
 RULES = {
@@ -223,6 +223,12 @@ def _parse_decisions(text: str, path: str) -> DecisionsFile:
         findings.extend(builder.findings)
     findings.extend(_check_amends(path, entries))
     return DecisionsFile(path=path, title=title, preamble_end=preamble_end, entries=entries, findings=findings)
+
+
+def load_decisions(root: str | os.PathLike, rel: str = "DECISIONS.md") -> Optional[DecisionsFile]:
+    """The parsed ledger at ``root/rel``, or None when it cannot be read."""
+    text = read_text(Path(root) / rel)
+    return parse_decisions(text, rel) if text is not None else None
 
 
 def _check_amends(path: str, entries: list[Decision]) -> list[Finding]:

@@ -120,3 +120,11 @@ def build_entries(text: str, path: str, builder_class) -> tuple[Optional[str], i
         built.append((builder, entry))
     title = next((h.text for h in document.headings if h.level == 1 and h.line <= preamble.end), None)
     return title, preamble.end, built
+
+
+def read_text(path: Path) -> Optional[str]:
+    """The file's text (invalid UTF-8 replaced), or None when it cannot be read."""
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None

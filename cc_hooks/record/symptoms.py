@@ -30,7 +30,7 @@ from typing import Optional
 from pydantic import BaseModel
 
 from cc_hooks.record.findings import Finding, finding
-from cc_hooks.record.ledger import Extra, Part, build_entries, check_shas, read_ledger, trim_end
+from cc_hooks.record.ledger import Extra, Part, build_entries, check_shas, read_ledger, read_text, trim_end
 from cc_hooks.record.markdown import DATE_RE, Section, is_iso_date, match_bullet, match_label, split_dash
 
 RULES = {
@@ -349,6 +349,12 @@ def _parse_symptoms(text: str, path: str) -> SymptomsFile:
     entries = [entry for _, entry in built]
     findings = [f for builder, _ in built for f in builder.findings]
     return SymptomsFile(path=path, title=title, preamble_end=preamble_end, entries=entries, findings=findings)
+
+
+def load_symptoms(root: str | os.PathLike, rel: str = "SYMPTOMS.md") -> Optional[SymptomsFile]:
+    """The parsed ledger at ``root/rel``, or None when it cannot be read."""
+    text = read_text(Path(root) / rel)
+    return parse_symptoms(text, rel) if text is not None else None
 
 
 # --- validation (needs the repository) ----------------------------------------

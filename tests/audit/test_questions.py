@@ -89,7 +89,9 @@ def test_trailers_are_matched_to_entries_through_one_index(project, monkeypatch)
     calls = []
     real = questions_module.terms_of
     monkeypatch.setattr(questions_module, "terms_of", lambda text: calls.append(text) or real(text))
-    ledger = questions_module.read_symptoms(project.root, "SYMPTOMS.md")
+    from cc_hooks.record.symptoms import load_symptoms
+
+    ledger = load_symptoms(project.root, "SYMPTOMS.md")
     found = questions_module.trailer_questions(project.root, ledger, 30.0)
     assert len(found) == 20  # no entry covers a widget
     assert len(calls) <= len(ledger.entries) + 2 * len(found) + 5, len(calls)  # was entries x trailers
