@@ -25,7 +25,7 @@ from typing import Optional
 from pydantic import BaseModel
 
 from cc_hooks.record.findings import Finding, finding
-from cc_hooks.record.ledger import Extra, Part, build_entries, read_ledger, read_text, trim_end
+from cc_hooks.record.ledger import EntryBuilder, Extra, Part, build_entries, read_ledger, read_text, trim_end
 from cc_hooks.record.markdown import DATE_RE, Section, is_iso_date, match_bullet, match_label, split_dash
 
 RULES = {
@@ -96,21 +96,14 @@ class DecisionsFile(BaseModel):
         return next((e for e in self.entries if e.slug == slug), None)
 
 
-class _Builder:
+class _Builder(EntryBuilder):
     def __init__(self, path: str, section: Section, heading_at: dict) -> None:
-        self.path = path
-        self.section = section
-        self.heading_at = heading_at
-        self.slug = section.heading.slug
-        self.findings: list[Finding] = []
+        super().__init__(path, section, heading_at)
         self.fields: dict[str, Part] = {}
         self.rejected: list[Part] = []
         self.extra: list[Part] = []
         self.in_rejected = False
         self.target: Optional[Part] = None
-
-    def flag(self, line: Optional[int], rule: str, message: str, severity: str = "error") -> None:
-        self.findings.append(finding(self.path, line, rule, message, self.slug, severity))
 
     def feed(self, number: int, line: str, hidden: bool) -> None:
         heading = None if hidden else self.heading_at.get(number)

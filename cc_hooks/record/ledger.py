@@ -99,6 +99,20 @@ def check_shas(
     return findings
 
 
+class EntryBuilder:
+    """What both ledgers' builders share: where the entry is, and its findings."""
+
+    def __init__(self, path: str, section: Section, heading_at: dict) -> None:
+        self.path = path
+        self.section = section
+        self.heading_at = heading_at
+        self.slug = section.heading.slug
+        self.findings: list[Finding] = []
+
+    def flag(self, line: Optional[int], rule: str, message: str, severity: str = "error") -> None:
+        self.findings.append(finding(self.path, line, rule, message, self.slug, severity))
+
+
 def build_entries(text: str, path: str, builder_class) -> tuple[Optional[str], int, list]:
     """(title, preamble end, [(builder, entry)]) of a ledger: each H2 section streamed through a
     ``builder_class(path, section, heading_at)``; a repeated heading is flagged on its builder."""

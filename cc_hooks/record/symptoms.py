@@ -29,8 +29,8 @@ from typing import Optional
 
 from pydantic import BaseModel
 
-from cc_hooks.record.findings import Finding, finding
-from cc_hooks.record.ledger import Extra, Part, build_entries, check_shas, read_ledger, read_text, trim_end
+from cc_hooks.record.findings import Finding
+from cc_hooks.record.ledger import EntryBuilder, Extra, Part, build_entries, check_shas, read_ledger, read_text, trim_end
 from cc_hooks.record.markdown import DATE_RE, Section, is_iso_date, match_bullet, match_label, split_dash
 
 RULES = {
@@ -148,15 +148,11 @@ class _Cause:
         return repr(self.title) if self.title else f"at line {self.start}"
 
 
-class _Builder:
+class _Builder(EntryBuilder):
     """Accumulates one entry's parts while its lines stream past."""
 
     def __init__(self, path: str, section: Section, heading_at: dict) -> None:
-        self.path = path
-        self.section = section
-        self.heading_at = heading_at
-        self.slug = section.heading.slug
-        self.findings: list[Finding] = []
+        super().__init__(path, section, heading_at)
         self.causes: list[_Cause] = []
         self.ruled_out: list[Part] = []
         self.ruled_out_seen = False
@@ -164,9 +160,6 @@ class _Builder:
         self.extra: list[Part] = []
         self.context = "entry"  # entry | cause | ruled_out | extra
         self.target: Optional[Part] = None  # where continuation lines go
-
-    def flag(self, line: Optional[int], rule: str, message: str, severity: str = "error") -> None:
-        self.findings.append(finding(self.path, line, rule, message, self.slug, severity))
 
     def _leave_cause(self, number: int) -> None:
         """The cause in progress (if any) ends before line ``number``."""
