@@ -68,40 +68,19 @@ def _environment(path: str) -> bool:
 
 
 def _named_paths(state, data: bytes) -> list[tuple[str, int]]:
-    """(path, line) of every path a record file names. The ledgers only grow, so the
-    answer is cached in the state dir by content hash: a compaction re-reads only
-    the files that changed (the address classifier costs ~40% of PreCompact on a
-    1,000-entry SYMPTOMS.md)."""
-    import hashlib
+    """(path, line) of every path a record file names, remembered by content (the
+    address classifier costs ~40% of PreCompact on a 1,000-entry SYMPTOMS.md)."""
+    from cc_hooks.memo import remember
 
-    from cc_hooks.state import read_json, write_json
+    return [(value, number) for value, number in remember(state, "paths", [data], lambda: _scan_paths(data))]
 
-    cache = state / "cache" / f"paths-{hashlib.sha256(data).hexdigest()[:32]}.json" if state is not None else None
-    cached = read_json(cache) if cache is not None and cache.is_file() else None
-    if isinstance(cached, list):
-        return [(value, number) for value, number in cached]
+
+def _scan_paths(data: bytes) -> list[tuple[str, int]]:
     from cc_hooks.claims.addresses import PATH, extract_addresses
 
-    found = [
+    return [
         (address.value.rstrip("/"), number)
         for number, line in enumerate(data.decode("utf-8", "replace").splitlines(), 1)
         for address in extract_addresses(line)
         if address.kind == PATH
     ]
-    if cache is not None and state.is_dir():
-        try:
-            _prune(cache.parent)
-            write_json(cache, found)
-        except OSError:
-            pass  # a read-only or full state dir only costs the cache
-    return found
-
-
-def _prune(folder, keep_seconds: float = 7 * 86400) -> None:
-    import time
-
-    if not folder.is_dir():
-        return
-    for old in folder.glob("paths-*.json"):
-        if time.time() - old.stat().st_mtime > keep_seconds:
-            old.unlink(missing_ok=True)

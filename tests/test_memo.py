@@ -1,0 +1,89 @@
+"""cc_hooks.memo: facts remembered by the content they derive from; a bad cache only costs time."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from cc_hooks import memo
+
+
+class Counter:
+    def __init__(self, value):
+        self.value, self.calls = value, 0
+
+    def __call__(self):
+        self.calls += 1
+        return self.value
+
+
+def test_the_same_parts_are_computed_once(tmp_path):
+    compute = Counter({"entries": [1, 2, 3]})
+    assert memo.remember(tmp_path, "facts", [b"ledger"], compute) == {"entries": [1, 2, 3]}
+    assert memo.remember(tmp_path, "facts", [b"ledger"], compute) == {"entries": [1, 2, 3]}
+    assert compute.calls == 1
+
+
+def test_other_parts_another_kind_or_a_moved_boundary_recompute(tmp_path):
+    compute = Counter([1])
+    memo.remember(tmp_path, "facts", [b"ab", "c"], compute)
+    memo.remember(tmp_path, "facts", [b"a", "bc"], compute)
+    memo.remember(tmp_path, "other", [b"ab", "c"], compute)
+    memo.remember(tmp_path, "facts", [b"ab", "d"], compute)
+    assert compute.calls == 4
+
+
+def test_changed_code_recomputes(tmp_path, monkeypatch):
+    compute = Counter([1])
+    memo.remember(tmp_path, "facts", ["x"], compute)
+    monkeypatch.setattr(memo, "_code", memo.code_fingerprint() + b"\nedited.py:1:2")
+    memo.remember(tmp_path, "facts", ["x"], compute)
+    assert compute.calls == 2
+
+
+def test_the_fingerprint_names_every_module_with_its_size():
+    text = memo.code_fingerprint().decode()
+    info = os.stat(memo.__file__)
+    assert f"./memo.py:{info.st_size}:{info.st_mtime_ns}" in text
+    assert "record/symptoms.py:" in text and "__pycache__" not in text
+
+
+@pytest.mark.parametrize("garbage", [b"", b"{not json", b'{"other": 1}', b"[1, 2]", b"\xff\xfe"])
+def test_a_corrupt_entry_is_recomputed_and_replaced(tmp_path, garbage):
+    path = memo.cache_path(tmp_path, "facts", ["x"])
+    path.parent.mkdir(parents=True)
+    path.write_bytes(garbage)
+    compute = Counter(["right"])
+    assert memo.remember(tmp_path, "facts", ["x"], compute) == ["right"]
+    assert memo.remember(tmp_path, "facts", ["x"], compute) == ["right"] and compute.calls == 1
+
+
+def test_no_state_dir_or_an_unwritable_one_only_costs_the_cache(tmp_path):
+    compute = Counter([1])
+    assert memo.remember(None, "facts", ["x"], compute) == [1]
+    missing = tmp_path / "not-there"
+    assert memo.remember(missing, "facts", ["x"], compute) == [1] and not missing.exists()
+    blocked = tmp_path / "state"
+    blocked.mkdir()
+    (blocked / memo.FOLDER).write_text("a file where the cache folder should be")
+    assert memo.remember(blocked, "facts", ["x"], compute) == [1]
+    assert compute.calls == 3
+
+
+def test_a_value_json_cannot_hold_is_returned_and_not_stored(tmp_path):
+    value = {"when": object()}
+    assert memo.remember(tmp_path, "facts", ["x"], lambda: value) is value
+    assert not list((tmp_path / memo.FOLDER).glob("facts-*"))
+
+
+def test_entries_are_private_and_only_the_newest_of_a_kind_are_kept(tmp_path):
+    for n in range(memo.KEEP_PER_KIND + 5):
+        memo.remember(tmp_path, "facts", [str(n)], lambda: n)
+        memo.remember(tmp_path, "facts-more", [str(n)], lambda: n)  # a kind that starts like another is its own
+    folder = tmp_path / memo.FOLDER
+    assert len(list(folder.glob("facts-????????????????????????????????????????.json"))) == memo.KEEP_PER_KIND
+    assert len(list(folder.glob("facts-more-*.json"))) == memo.KEEP_PER_KIND
+    newest = memo.cache_path(tmp_path, "facts", [str(memo.KEEP_PER_KIND + 4)])
+    assert newest.exists() and newest.stat().st_mode & 0o777 == 0o600
+    assert folder.stat().st_mode & 0o777 == 0o700
