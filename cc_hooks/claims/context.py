@@ -74,6 +74,15 @@ class VerifyContext:
         self._status: Optional[Status] = None
         self._subjects: dict[str, str] = {}
         self._tree: Optional[list[tuple[str, str, str]]] = None
+        self._state: Optional[tuple[Optional[Path]]] = None
+
+    def state(self) -> Optional[Path]:
+        """The state dir (``cc_hooks.state.state_dir``), found once; None outside a repository."""
+        if self._state is None:
+            from cc_hooks.state import state_dir
+
+            self._state = (state_dir(self.root),)
+        return self._state[0]
 
     # --- budget -----------------------------------------------------------------
 

@@ -6,12 +6,15 @@ at least two, or the only one) settles what the claim says is still open, so
 it CONTRADICTS the claim, quoting the entry. No such entry: VERIFIED (the
 ledger agrees nothing was decided since). Same-day entries count, because a
 date cannot order an entry and a state block written on the same day.
+
+The ledger's entries are remembered by its bytes (``cc_hooks.memo``): an
+unchanged ledger is neither parsed nor is its parser imported.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Optional
+from typing import NamedTuple, Optional
 
 from cc_hooks.claims.context import VerifyContext
 from cc_hooks.claims.model import CONTRADICTED, POSITION, UNVERIFIED, VERIFIED, Claim
@@ -25,6 +28,16 @@ _CUE_WORDS = set(
     )
 )
 _TOPIC_RE = re.compile(r"\b(?:on|about|for|regarding|re|whether|of)\s+(.+)$", re.IGNORECASE)
+
+
+class Entry(NamedTuple):
+    """What a position claim is judged by, of one decision ledger entry."""
+
+    date: Optional[str]
+    title: str
+    decision: Optional[str]
+    start: int
+    heading: str
 
 
 def applies(claim: Claim) -> bool:
@@ -84,17 +97,28 @@ def _ledger_name(ctx: VerifyContext) -> str:
     return ctx.config.record.decisions if ctx.config is not None else "DECISIONS.md"
 
 
-def _entries(ctx: VerifyContext) -> tuple[list, Optional[str]]:
-    from cc_hooks.record.decisions import parse_decisions
+def _entries(ctx: VerifyContext) -> tuple[list[Entry], Optional[str]]:
+    from cc_hooks.memo import remember
 
     name = _ledger_name(ctx)
     try:
-        text = (ctx.root / name).read_text(encoding="utf-8", errors="replace")
+        data = (ctx.root / name).read_bytes()
     except FileNotFoundError:
         return [], f"{name} does not exist"
     except OSError as exc:
         return [], f"{name} cannot be read ({exc.strerror or exc})"
-    return parse_decisions(text, name).entries, None
+    facts = remember(ctx.state(), "position-entries", [name, data], lambda: _parse_entries(data, name))
+    return [Entry(*fact) for fact in facts], None
+
+
+def _parse_entries(data: bytes, name: str) -> list[list]:
+    """The facts of every entry, decoded as ``Path.read_text(errors="replace")`` would."""
+    import io
+
+    from cc_hooks.record.decisions import parse_decisions
+
+    text = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8", errors="replace").read()
+    return [[e.date, e.title, e.decision, e.start, e.heading] for e in parse_decisions(text, name).entries]
 
 
 def _clip(text: str, limit: int = 240) -> str:

@@ -50,3 +50,53 @@ def test_position_with_nothing_to_match(repo):
     repo.write("DECISIONS.md", LEDGER.format(date="2026-11-30"))
     claim = repo.check("At step 3 of the plan.", date="2026-11-29")
     assert claim.kind == POSITION and claim.verdict == UNVERIFIED
+
+
+def _count_parses(monkeypatch):
+    from cc_hooks.record import decisions
+
+    calls = []
+    real = decisions.parse_decisions
+    monkeypatch.setattr(decisions, "parse_decisions", lambda text, path="DECISIONS.md": calls.append(path) or real(text, path))
+    return calls
+
+
+def test_an_unchanged_ledger_is_parsed_once_across_runs(repo, monkeypatch):
+    (repo.path / ".git" / "cc-hooks").mkdir()
+    repo.write("DECISIONS.md", LEDGER.format(date="2026-11-30"))
+    calls = _count_parses(monkeypatch)
+    first = repo.check("Awaiting the user's ruling on token lifetime.", date="2026-11-29")
+    second = repo.check("Awaiting the user's ruling on token lifetime.", date="2026-11-29")
+    assert calls == ["DECISIONS.md"]
+    assert first.verdict == second.verdict == CONTRADICTED
+    assert first.evidence == second.evidence
+
+
+def test_a_changed_ledger_is_parsed_again(repo, monkeypatch):
+    (repo.path / ".git" / "cc-hooks").mkdir()
+    repo.write("DECISIONS.md", LEDGER.format(date="2026-11-21"))
+    calls = _count_parses(monkeypatch)
+    assert repo.check("Awaiting the user's ruling on token lifetime.", date="2026-11-29").verdict == VERIFIED
+    repo.write("DECISIONS.md", LEDGER.format(date="2026-11-30"))
+    assert repo.check("Awaiting the user's ruling on token lifetime.", date="2026-11-29").verdict == CONTRADICTED
+    assert calls == ["DECISIONS.md", "DECISIONS.md"]
+
+
+def test_a_remembered_ledger_does_not_import_its_parser(repo):
+    """The point of the memo: a fresh process with a warm cache never loads record.decisions."""
+    import subprocess
+    import sys
+
+    (repo.path / ".git" / "cc-hooks").mkdir()
+    repo.write("DECISIONS.md", LEDGER.format(date="2026-11-30"))
+    script = (
+        "import sys\n"
+        "from cc_hooks.claims.extract import claim_from_line\n"
+        "from cc_hooks.claims.verify import verify_claims\n"
+        "from cc_hooks.runtime import Deadline\n"
+        "claim = claim_from_line(\"Awaiting the user's ruling on token lifetime.\", 'next_steps.md', 3, 'state', '2026-11-29')\n"
+        "verify_claims(sys.argv[1], [claim], None, Deadline(20))\n"
+        "print(claim.verdict, 'cc_hooks.record.decisions' in sys.modules)\n"
+    )
+    runs = [subprocess.run([sys.executable, "-c", script, str(repo.path)], capture_output=True, text=True, check=True).stdout.split() for _ in range(2)]
+    assert runs == [[CONTRADICTED, "True"], [CONTRADICTED, "False"]]
