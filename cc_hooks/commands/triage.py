@@ -323,48 +323,80 @@ def _add_cause_gaps(result: TriageResult, symptoms_file: str) -> None:
 
 
 def _check_fixes(root: Path, prior: list[PriorCause], commits, timeout: float) -> None:
+    """Judge every prior fix in a fixed number of git processes (ancestry and patches in one
+    batch each), plus one ``git apply --check`` per distinct fix commit."""
     import os
     import tempfile
 
-    from cc_hooks.git import head, object_types
-    from cc_hooks.git import run_git_bytes
+    from cc_hooks.git import head, object_types, run_git_bytes
 
     fixes = [f for cause in prior for f in cause.fixes]
     if not fixes:
         return
     known = object_types(root, [f.sha for f in fixes], timeout=timeout)
+    info = {c.sha: c for c in commits}
+    for fix in fixes:
+        found = known.get(fix.sha)
+        if found is None or found.split()[1] != "commit":
+            fix.status, fix.detail = "missing", "no such commit in this repository"
+            continue
+        fix.full_sha = found.split()[0]
+        commit = info.get(fix.full_sha)
+        if commit is not None:
+            fix.subject, fix.date = commit.subject, commit.date
+    shas = list(dict.fromkeys(f.full_sha for f in fixes if f.full_sha))
+    if not shas:
+        return
+    head_sha = head(root).sha
+    in_head = _ancestors_of_head(root, shas, timeout) if head_sha else set()
+    patches = _patches(root, shas, timeout)
     reverts = {}
     for commit in commits:
         for sha in _REVERT_RE.findall(commit.body or ""):
             reverts.setdefault(sha, commit)
-    info = {c.sha: c for c in commits}
-    head_sha = head(root).sha
     with tempfile.TemporaryDirectory(prefix="cc-hooks-triage-") as tmp:
         env = {"GIT_INDEX_FILE": os.path.join(tmp, "index")}
         have_index = bool(head_sha) and run_git_bytes(root, "read-tree", "HEAD", env=env, timeout=timeout).returncode == 0
-        checked: dict[str, tuple] = {}
-        for fix in fixes:
-            found = known.get(fix.sha)
-            if found is None or found.split()[1] != "commit":
-                fix.status, fix.detail = "missing", "no such commit in this repository"
-                continue
-            fix.full_sha = found.split()[0]
-            commit = info.get(fix.full_sha)
-            if commit is not None:
-                fix.subject, fix.date = commit.subject, commit.date
-            if fix.full_sha not in checked:
-                checked[fix.full_sha] = _check_one(root, fix.full_sha, env if have_index else None, reverts, timeout)
+        checked = {sha: _check_one(root, sha, sha in in_head, patches.get(sha, b""), env if have_index else None, reverts, timeout)
+                   for sha in shas}
+    for fix in fixes:
+        if fix.full_sha:
             fix.in_head, fix.intact, fix.status, fix.detail, fix.files = checked[fix.full_sha]
 
 
-def _check_one(root: Path, sha: str, env: Optional[dict], reverts: dict, timeout: float) -> tuple:
+def _ancestors_of_head(root: Path, shas: list[str], timeout: float) -> set[str]:
+    """The subset of ``shas`` reachable from HEAD: ``rev-list <shas> ^HEAD`` lists exactly the
+    commits that are not, so one process answers for every fix."""
+    from cc_hooks.git import run_git
+
+    listed = set(run_git(root, "rev-list", "--stdin", input="\n".join(shas) + "\n^HEAD\n", timeout=timeout).split())
+    return {sha for sha in shas if sha not in listed}
+
+
+def _patches(root: Path, shas: list[str], timeout: float) -> dict[str, bytes]:
+    """sha -> the patch of that commit against its first parent, all from one ``diff-tree --stdin``.
+    Each commit's patch follows a header carrying a random marker no patch line can contain."""
+    import secrets
+
+    from cc_hooks.git import GitError, run_git_bytes
+
+    marker = b"cc-hooks-" + secrets.token_hex(16).encode()
+    proc = run_git_bytes(
+        root, "diff-tree", "--stdin", "-p", "--binary", "--no-color", "--no-ext-diff", "--no-renames", "--root", "-m",
+        "--first-parent", "--always", f"--format={marker.decode()} %H", input="\n".join(shas).encode() + b"\n", timeout=timeout,
+    )
+    if proc.returncode != 0:
+        raise GitError(f"git diff-tree failed: {proc.stderr.decode('utf-8', 'replace').strip()[:200]}")
+    patches: dict[str, bytes] = {}
+    for chunk in proc.stdout.split(marker + b" ")[1:]:
+        header, _, patch = chunk.partition(b"\n")
+        patches.setdefault(header.strip().decode("ascii", "replace"), patch.lstrip(b"\n"))
+    return patches
+
+
+def _check_one(root: Path, sha: str, in_head: bool, patch: bytes, env: Optional[dict], reverts: dict, timeout: float) -> tuple:
     from cc_hooks.git import run_git_bytes
 
-    in_head = run_git_bytes(root, "merge-base", "--is-ancestor", sha, "HEAD", timeout=timeout).returncode == 0
-    patch = run_git_bytes(
-        root, "diff-tree", "-p", "--binary", "--no-color", "--no-ext-diff", "--no-renames", "--no-commit-id",
-        "--root", "-m", "--first-parent", sha, timeout=timeout,
-    ).stdout
     files = sorted({name.decode("utf-8", "replace") for name in re.findall(rb"^(?:\+\+\+ b|--- a)/(.*)$", patch, re.M)})
     if not patch.strip():
         return in_head, None, "empty", "the commit changes no file", files

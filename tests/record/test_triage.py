@@ -170,3 +170,49 @@ def test_cli_not_a_repo(tmp_path, capsys):
     assert main(["triage", "anything", "--project", str(tmp_path)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "not a git repository" in err[0]
+
+
+def test_many_fixes_are_judged_in_one_batch_each_as_alone(repo, monkeypatch):
+    """Intact, reverted, changed, merged, binary, empty and side-branch fixes in one triage: every
+    verdict is the one a triage of that fix alone gives, in 3 git processes plus one patch check per fix."""
+    symptom = "\n\nSymptom: blank region after startup"
+    fixes = {
+        "intact": commit(repo, "fix: clear first" + symptom, {"render.py": "def render():\n    clear()\n    draw()\n"}),
+        "binary": commit(repo, "fix: ship the glyph" + symptom, {"glyph.bin": "\0\1\2 glyph\n"}),
+        "empty": commit(repo, "fix: nothing to change" + symptom),
+        "reverted": commit(repo, "fix: TTL 25" + symptom, {"auth.py": "TTL = 25\n"}),
+    }
+    git(repo, "revert", "--no-edit", fixes["reverted"])
+    fixes["changed"] = commit(repo, "fix: readme says hello" + symptom, {"README.md": "hello\n"})
+    commit(repo, "docs", {"README.md": "hello again\n"})
+    git(repo, "checkout", "-q", "-b", "side")
+    fixes["side"] = commit(repo, "fix: side only" + symptom, {"side.py": "x = 1\n"})
+    git(repo, "checkout", "-q", "-b", "topic", "main")
+    topic = commit(repo, "fix: topic work" + symptom, {"topic.py": "y = 2\n"})
+    git(repo, "checkout", "-q", "main")
+    git(repo, "merge", "-q", "--no-ff", "-m", "fix: merge topic" + symptom, "topic")
+    fixes["merge"], fixes["topic"] = git(repo, "rev-parse", "HEAD").strip(), topic
+
+    import cc_hooks.git as gitmod
+
+    calls = []
+    for name in ("run_git", "run_git_bytes"):
+        real = getattr(gitmod, name)
+        monkeypatch.setattr(gitmod, name, lambda *a, _real=real, **k: calls.append(a[1]) or _real(*a, **k))
+    result = triage(repo, ["blank region after startup"])
+    judged = {f.full_sha: (f.in_head, f.intact, f.status) for cause in result.prior for f in cause.fixes}
+    assert len(judged) == len(fixes) == 8
+    assert judged[fixes["intact"]] == (True, True, "intact") and judged[fixes["binary"]] == (True, True, "intact")
+    assert judged[fixes["empty"]] == (True, None, "empty") and judged[fixes["reverted"]] == (True, False, "reverted")
+    assert judged[fixes["changed"]] == (True, False, "changed") and judged[fixes["side"]] == (False, False, "not-in-head")
+    assert judged[fixes["merge"]] == judged[fixes["topic"]] == (True, True, "intact")
+    assert calls.count("rev-list") == 1 and calls.count("diff-tree") == 1 and "merge-base" not in calls
+    assert calls.count("apply") == 7  # the empty commit has no patch to check
+    assert calls.count("for-each-ref") == 1  # only the side-branch fix asks where it lives
+    from cc_hooks.commands.triage import FixStatus, PriorCause, _check_fixes
+    from cc_hooks.record.trailers import read_commits
+
+    for sha, verdict in judged.items():  # a batch of one gives the same answers
+        alone = PriorCause("trailer", "s", "c", "m", fixes=[FixStatus(sha)])
+        _check_fixes(repo, [alone], read_commits(repo, ["--all"], with_body=True), 30.0)
+        assert (alone.fixes[0].in_head, alone.fixes[0].intact, alone.fixes[0].status) == verdict
