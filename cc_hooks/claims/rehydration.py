@@ -153,11 +153,12 @@ def claims_from_dashboard(read) -> list[Claim]:
 
 def _read_dashboard(root: Path, config):
     """(DashboardRead or None, locator, notes). The notes quote repository text, so it stays data."""
-    from cc_hooks.record.dashboard import DashboardError, open_dashboard
+    from cc_hooks.record.dashboard import DashboardError, get_backend, locate_dashboard
     from cc_hooks.report import quote
 
     try:
-        backend, declaration, _ = open_dashboard(root, config)
+        declaration = locate_dashboard(root, config)
+        backend = get_backend(declaration.backend, root, declaration.locator)
     except DashboardError as exc:
         return None, None, [f"The dashboard could not be opened: {quote(str(exc))}."]
     if declaration.backend != "file":

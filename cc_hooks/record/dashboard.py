@@ -275,11 +275,34 @@ def find_declaration(root: str | os.PathLike, config: Optional["Config"] = None)
                         f"says `{echo.backend} {echo.locator}` but {chosen.file}:{chosen.line} says `{chosen.backend} {chosen.locator}`",
                         severity="warning")
             )
-    if chosen.backend == DEFAULT_BACKEND and not chosen.locator:
-        chosen = Declaration(chosen.backend, default_path, chosen.source, chosen.file, chosen.line)
-    elif not chosen.locator:
+    chosen = _completed(chosen, default_path)
+    if not chosen.locator:
         findings.append(finding(chosen.file or "", chosen.line, "dashboard-declaration-malformed", f"backend `{chosen.backend}` needs a locator"))
     return chosen, findings
+
+
+def locate_dashboard(root: str | os.PathLike, config: Optional["Config"] = None) -> Declaration:
+    """The declaration ``find_declaration`` chooses, without judging how it is recorded.
+
+    Tracked echoes only decide when CLAUDE.md declares nothing, so only then
+    are they searched for (one ``git grep`` over the work tree).
+    """
+    root = Path(root)
+    default_path = config.record.default_dashboard if config is not None else "next_steps.md"
+    chosen = _claude_md_declaration(root)
+    if chosen is None:
+        echoes = _tracked_echoes(root)
+        chosen = echoes[0] if echoes else None
+    if chosen is None:
+        return Declaration(DEFAULT_BACKEND, default_path, "default")
+    return _completed(chosen, default_path)
+
+
+def _completed(chosen: Declaration, default_path: str) -> Declaration:
+    """``Dashboard: file`` with no path means the default file."""
+    if chosen.backend == DEFAULT_BACKEND and not chosen.locator:
+        return Declaration(chosen.backend, default_path, chosen.source, chosen.file, chosen.line)
+    return chosen
 
 
 def _claude_md_declaration(root: Path) -> Optional[Declaration]:
