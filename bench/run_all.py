@@ -39,15 +39,16 @@ HOOK = [PY, "-m", "cc_hooks", "hook"]
 CLI = [PY, "-m", "cc_hooks"]
 TIME_BIN = shutil.which("time", path="/usr/bin:/bin")
 GROUPS = ("floors", "hooks", "cli", "transcript")
+# What any hook that validates its input with pydantic pays before doing anything: the import, one model
+# class (loads pydantic's field machinery) and its first validation (loads the schema generator).
+PYDANTIC_ONE_MODEL = "pydantic: one model defined and validated"
 NOTES = [
-    "`cc-hooks triage` grows with the number of prior fixes its phrasings match, not with the history: for each "
-    "matched fix commit it runs three git processes (`merge-base --is-ancestor`, `diff-tree -p`, `apply --check "
-    "-R`; commands/triage.py `_check_one`). The query here (\"export job 17 writes an empty file\", \"empty "
-    "export\") matches one family of 25 recurring symptoms: 112 prior causes at 10,000 commits, 189 at 50,000, hence the "
-    "growth above. Fix: one `git rev-list --stdin <shas> ^HEAD` answers every `merge-base --is-ancestor` at once, "
-    "one `git diff-tree --stdin -p` gives every patch; only `git apply --check -R` stays per fix (N+2 processes "
-    "instead of 3N); and check the most recent matches first within the time budget, saying how many were left "
-    "unchecked.",
+    "`cc-hooks triage` grows with the number of prior fixes its phrasings match: the query here (\"export job 17 "
+    "writes an empty file\", \"empty export\") matches one family of 25 recurring symptoms, 112 prior causes at "
+    "10,000 commits and 189 at 50,000. Until 4d8a144 each matched fix cost three git processes, one of them a history "
+    "walk (`merge-base --is-ancestor`): 32 s at 50,000 commits in the previous run. Now one `rev-list --stdin <shas> "
+    "^HEAD` answers every ancestry question and one `diff-tree --stdin` gives every patch; only the `git apply "
+    "--check -R` of each fix's patch stays per fix.",
     "cozempic (1.8.39), on its first run of any command, wires 7 hooks into `~/.claude/settings.json`, "
     "self-updates from PyPI and sends telemetry unless `COZEMPIC_NO_GLOBAL_INIT`, `COZEMPIC_NO_AUTO_INIT`, "
     "`COZEMPIC_NO_AUTO_UPDATE` and `COZEMPIC_NO_TELEMETRY` are set: the benchmark sets all four and gives every "
@@ -255,6 +256,8 @@ def measure(size: Size, work: Path, peers: Peers, log=print, only: tuple[str, ..
     floors = [
         Cmd("python -c pass", [PY, "-c", "pass"], env=env, memory=True),
         Cmd('python -c "import pydantic, git"', [PY, "-c", "import pydantic, git"], env=env, memory=True),
+        Cmd(PYDANTIC_ONE_MODEL, [PY, "-c", "from pydantic import BaseModel\nclass Event(BaseModel):\n    name: str = ''\n"
+                                               "Event.model_validate({'name': 'SessionStart'})"], env=env, memory=True),
     ]
     cchooks = peers.cchooks_hook()
     if isinstance(cchooks, str):
