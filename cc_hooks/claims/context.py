@@ -2,7 +2,7 @@
 
 Every fact is read by one batched git process the first time a verifier asks
 for it (all refs by one ``for-each-ref``, the work tree by one ``status``,
-ancestry by one ``rev-list`` per target ref), so the number of git processes
+ancestry by one ``rev-list`` per target commit), so the number of git processes
 depends on what kinds of claims there are, never on how many.
 """
 
@@ -73,6 +73,7 @@ class VerifyContext:
         self._refs: Optional[dict[str, Ref]] = None
         self._status: Optional[Status] = None
         self._subjects: dict[str, str] = {}
+        self._objects: dict[str, Optional[tuple[str, str]]] = {}
         self._tree: Optional[list[tuple[str, str, str]]] = None
         self._state: Optional[tuple[Optional[Path]]] = None
 
@@ -99,13 +100,19 @@ class VerifyContext:
     # --- facts ------------------------------------------------------------------
 
     def objects(self, names: Iterable[str]) -> dict[str, Optional[tuple[str, str]]]:
-        """name -> (full sha, type), or None when git has no such object (one process)."""
+        """name -> (full sha, type), or None when git has no such object.
+
+        Answers are kept: one process asks for the names not asked before, so
+        ``verify_claims`` can ask every verifier's names at once up front.
+        """
         names = [n for n in dict.fromkeys(names) if n]
-        if not names:
-            return {}
-        self.git_calls += 1
-        raw = gitmod.object_types(self.root, names, timeout=self.timeout())
-        return {name: (tuple(line.split()) if line else None) for name, line in raw.items()}  # type: ignore[misc]
+        unknown = [n for n in names if n not in self._objects and "\n" not in n]
+        if unknown:
+            self.git_calls += 1
+            raw = gitmod.object_types(self.root, unknown, timeout=self.timeout())
+            for name, line in raw.items():
+                self._objects[name] = tuple(line.split()) if line else None  # type: ignore[assignment]
+        return {name: self._objects[name] for name in names if name in self._objects}
 
     def refs(self) -> dict[str, Ref]:
         """Every branch, tag and remote-tracking branch, by short and full name (one process)."""
@@ -148,6 +155,26 @@ class VerifyContext:
         out = self.git("rev-list", "--stdin", input="\n".join(shas) + f"\n^{target}\n")
         listed = set(out.split())
         return {sha for sha in shas if sha in listed}
+
+    def outside(self, asks: dict[str, set[str]]) -> dict[str, set[str]]:
+        """target -> the shas asked of it that it does not reach (``not_ancestors`` for each).
+
+        Targets at the same commit (HEAD and its branch) share one process, and
+        a target's own tip needs none: the answer depends only on the commit.
+        """
+        tips = {target: self._tip(target) for target in asks}
+        groups: dict[str, tuple[str, set[str]]] = {}
+        for target, shas in asks.items():
+            groups.setdefault(tips[target] or target, (target, set()))[1].update(shas)
+        found = {key: self.not_ancestors(name, {s for s in shas if s != tips[name]}) for key, (name, shas) in groups.items()}
+        return {target: found[tips[target] or target] & set(shas) for target, shas in asks.items()}
+
+    def _tip(self, target: str) -> Optional[str]:
+        """The commit ``target`` names, when an already read fact says (no process)."""
+        if target == "HEAD":
+            return self._status.oid if self._status is not None else None
+        ref = self._refs.get(target) if self._refs is not None else None
+        return ref.sha if ref is not None and ref.refname == target else None
 
     def tree(self) -> list[tuple[str, str, str]]:
         """(path, sha, type) of every file and directory at HEAD (one process)."""

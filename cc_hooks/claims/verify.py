@@ -1,7 +1,8 @@
 """Verify any list of claims within a deadline.
 
 Verifiers run in a fixed order, each once for all the claims it applies to
-(git, paths, queue, position, then external probes, the slowest). When the
+(git, paths, queue, position, then external probes, the slowest), after one
+``cat-file`` looked up every object name any of them needs. When the
 deadline passes, every claim a verifier did not get to is UNVERIFIED("time
 budget"); when git fails, UNVERIFIED with git's message. Nothing is VERIFIED
 by default.
@@ -35,8 +36,9 @@ def verify_claims(
     from cc_hooks.git import GitError
 
     ctx = VerifyContext(Path(repo_root), config, deadline, state_date)
-    for verifier in VERIFIERS:
-        relevant = [c for c in claims if verifier.applies(c)]
+    plan = [(verifier, [c for c in claims if verifier.applies(c)]) for verifier in VERIFIERS]
+    _look_up_objects(ctx, plan)
+    for verifier, relevant in plan:
         if not relevant:
             continue
         try:
@@ -52,6 +54,20 @@ def verify_claims(
         if not claim.checks:
             claim.add("", UNVERIFIED, FUTURE_WORK if claim.intent and claim.addresses else NO_ADDRESS, "")
     return ctx
+
+
+def _look_up_objects(ctx: VerifyContext, plan) -> None:
+    """Every object name any verifier will look up, in one ``cat-file`` process.
+
+    Best effort: when it fails, each verifier asks again and reports the failure on its claims.
+    """
+    from cc_hooks.git import GitError
+
+    names = [name for verifier, relevant in plan if relevant and hasattr(verifier, "object_names") for name in verifier.object_names(ctx, relevant)]
+    try:
+        ctx.objects(names)
+    except (BudgetExhausted, GitError):
+        pass
 
 
 def _is_timeout(exc: Exception) -> bool:

@@ -3,8 +3,8 @@ merges, the work tree and the upstream are as stated.
 
 Batched: one ``cat-file --batch-check`` for every SHA, one ``log --no-walk``
 for their subjects, one ``for-each-ref`` for every branch, one ``status`` when
-a claim speaks of the work tree, and one ``rev-list`` per distinct target ref
-for ancestry.
+a claim speaks of the work tree, and one ``rev-list`` per distinct target
+commit for ancestry.
 """
 
 from __future__ import annotations
@@ -28,13 +28,18 @@ def _ref_names(claim: Claim) -> list[str]:
     return [a.value for a in claim.addresses_of(addr.NAME)]
 
 
+def object_names(ctx: VerifyContext, claims: list[Claim]) -> list[str]:
+    """The SHAs this verifier looks up (``verify_claims`` asks every verifier's at once)."""
+    shas = {a.value for c in claims for a in c.addresses_of(addr.SHA)}
+    shas |= {a.sha for c in claims for a in c.assertions if a.sha}
+    return sorted(shas)
+
+
 def verify(ctx: VerifyContext, claims: list[Claim]) -> None:
     claims = [c for c in claims if applies(c)]
     if not claims:
         return
-    shas = {a.value for c in claims for a in c.addresses_of(addr.SHA)}
-    shas |= {a.sha for c in claims for a in c.assertions if a.sha}
-    objects = ctx.objects(sorted(shas))
+    objects = ctx.objects(object_names(ctx, claims))
     commits = {name: obj[0] for name, obj in objects.items() if obj and obj[1] == "commit"}
     ctx.refs()
     ctx.status(untracked=any(a.what == "clean" for c in claims for a in c.assertions))
@@ -43,7 +48,7 @@ def verify(ctx: VerifyContext, claims: list[Claim]) -> None:
     for plan in plans:
         for target, sha in plan.ancestry:
             asks.setdefault(target, set()).add(sha)
-    outside = {target: ctx.not_ancestors(target, wanted) for target, wanted in asks.items()}
+    outside = ctx.outside(asks)
     subjects = ctx.subjects(commits.values()) if commits else {}
     for claim, plan in zip(claims, plans):
         _judge(ctx, claim, plan, objects, commits, outside, subjects)

@@ -30,6 +30,12 @@ def applies(claim: Claim) -> bool:
     return bool(claim.addresses_of(addr.PATH, addr.NAME))
 
 
+def object_names(ctx: VerifyContext, claims: list[Claim]) -> list[str]:
+    """``HEAD:path`` of every address this verifier may look up (refs among them cost nothing)."""
+    relatives = (_relative(ctx, a.value) for c in claims for a in c.addresses_of(addr.PATH, addr.NAME))
+    return [f"HEAD:{rel}" for rel in relatives if rel]
+
+
 def verify(ctx: VerifyContext, claims: list[Claim]) -> None:
     claims = [c for c in claims if applies(c)]
     if not claims:
