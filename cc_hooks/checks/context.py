@@ -39,6 +39,25 @@ class CheckContext:
         return head(self.root, timeout=self.timeout())
 
     @cached_property
+    def head_tree(self):
+        """HEAD's tree (``record.questions.head_tree``; None before the first commit), read once for
+        every check that resolves pointers at HEAD. A failure to read it is raised each time asked."""
+        from cc_hooks.record.questions import head_tree
+
+        return head_tree(self.root, timeout=self.timeout(), has_commits=self.head.sha is not None)
+
+    def pointer_tree(self):
+        """What to pass as ``tree`` to ``record.questions.resolve_pointers``: the shared tree, or (when
+        it cannot be read) the default, so the resolver reports the failure its own way."""
+        from cc_hooks.git import GitError
+        from cc_hooks.record.questions import READ_TREE
+
+        try:
+            return self.head_tree
+        except GitError:
+            return READ_TREE
+
+    @cached_property
     def tracked(self) -> set[str]:
         from cc_hooks.git import tracked_files
 

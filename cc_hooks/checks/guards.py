@@ -11,10 +11,10 @@ ID = "guards"
 
 
 def run(ctx) -> CheckResult:
-    from cc_hooks.guards.prove import FAILING, PROVEN, load_proof
+    from cc_hooks.guards.prove import FAILING, PROVEN, load_proofs
     from cc_hooks.guards.resolve import NONE, resolve_guards
 
-    resolution = resolve_guards(ctx.root, ctx.config, timeout=ctx.timeout())
+    resolution = resolve_guards(ctx.root, ctx.config, timeout=ctx.timeout(), tree=ctx.pointer_tree(), state=ctx.state)
     if resolution.problem:
         return could_not_check(ID, resolution.problem)
     if not resolution.ledger_exists:
@@ -24,12 +24,13 @@ def run(ctx) -> CheckResult:
         for g in resolution.unresolved
     ]
     counts = {"guards": 0, "gaps": 0, "proven": 0, "unproven": 0}
+    proofs = load_proofs(ctx.state, [g.name for g in resolution.guards if g.kind != NONE])
     for guard in resolution.guards:
         if guard.kind == NONE:
             counts["gaps"] += guard.problem is None
             continue
         counts["guards"] += 1
-        proof = load_proof(ctx.state, guard.name)
+        proof = proofs[guard.name]
         if proof is None or proof.get("ref") != guard.ref:  # never proven, or proven as another guard
             counts["unproven"] += 1
             continue

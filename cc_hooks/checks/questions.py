@@ -11,7 +11,8 @@ ID = "questions"
 def run(ctx):
     from cc_hooks.record.questions import PASS, check_questions
 
-    report = check_questions(ctx.root, ctx.config.record.questions, ctx.config, timeout=ctx.timeout())
+    report = check_questions(ctx.root, ctx.config.record.questions, ctx.config, timeout=ctx.timeout(),
+                             tree=ctx.pointer_tree(), state=ctx.state)
     path = report.file
     if not report.exists:
         return failed(ID, f"{path} does not exist", [Finding(f"{path} does not exist (`cc-hooks init` creates it)", file=path)])

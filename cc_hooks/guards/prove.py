@@ -26,7 +26,7 @@ import time
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Callable, Iterator, Optional
+from typing import Callable, Iterable, Iterator, Optional
 
 from cc_hooks.guards.resolve import CONFIG, Guard
 from cc_hooks.guards.run import ANOMALY, HEALTHY, Outcome, guard_env, run_guard
@@ -315,6 +315,21 @@ def load_proof(state: Optional[Path], name: str) -> Optional[dict]:
         return None
     data = read_json(proof_path(state, name))
     return data if isinstance(data, dict) and isinstance(data.get("verdict"), str) else None
+
+
+def load_proofs(state: Optional[Path], names: Iterable[str]) -> dict[str, Optional[dict]]:
+    """``load_proof`` for many guards: the proofs folder is listed once, and only the proofs
+    stored there are opened (a ledger of 1,000 never-proven guards costs one ``scandir``)."""
+    from cc_hooks.state import state_key
+
+    names = list(names)
+    try:
+        stored = {entry.name for entry in os.scandir(Path(state) / PROOFS_DIR)} if state is not None else set()
+    except OSError:
+        stored = set()
+    if not stored:
+        return dict.fromkeys(names)
+    return {name: load_proof(state, name) if f"{state_key(name)}.json" in stored else None for name in names}
 
 
 def _apply_error(stderr: str) -> str:

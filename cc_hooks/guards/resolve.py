@@ -24,9 +24,11 @@ import posixpath
 import re
 import shlex
 import sys
-from dataclasses import asdict, dataclass, field
+from dataclasses import MISSING, asdict, dataclass, field
 from pathlib import Path
 from typing import Iterable, Optional
+
+from cc_hooks.record.questions import READ_TREE
 
 NONE, PYTEST, SCRIPT, CONFIG = "none", "pytest", "script", "config"
 DEFAULT_TIMEOUT = 300.0  # SYMPTOMS.md guards; configured guards carry their own
@@ -130,11 +132,13 @@ def matches(guard: Guard, word: str) -> bool:
 # --- reading the record ---------------------------------------------------------
 
 
-def resolve_guards(root: str | os.PathLike, config=None, timeout: float = 30.0) -> Resolution:
-    """Every guard of the repo, each resolved against HEAD (a handful of git processes)."""
+def resolve_guards(root: str | os.PathLike, config=None, timeout: float = 30.0, tree=READ_TREE,
+                   state: Optional[Path] = None) -> Resolution:
+    """Every guard of the repo, each resolved against HEAD (a handful of git processes).
+
+    ``tree`` and ``state`` as for ``record.questions.resolve_pointers``; with ``state`` the guards a
+    SYMPTOMS.md text declares are also remembered by that text (and the configured guards)."""
     from cc_hooks.record.ledger import read_ledger
-    from cc_hooks.record.markdown import split_lines
-    from cc_hooks.record.symptoms import parse_symptoms
 
     root = Path(root)
     if config is None:
@@ -144,23 +148,83 @@ def resolve_guards(root: str | os.PathLike, config=None, timeout: float = 30.0) 
     path = config.record.symptoms
     resolution = Resolution(path)
     text, problems = read_ledger(root / path, path, root=root)
-    entries = []
     if text is None:
         resolution.ledger_exists = not (problems and problems[0].rule == "file-missing")
         if resolution.ledger_exists:
             resolution.problem = problems[0].message if problems else f"cannot read {path}"
-    else:
+    resolution.guards = declared_guards(path, text, config, state)
+    resolution.problem = resolution.problem or check_at_head(root, resolution.guards, timeout, tree, state)
+    return resolution
+
+
+def declared_guards(path: str, text: Optional[str], config, state: Optional[Path] = None) -> list[Guard]:
+    """The guards of every cause of the SYMPTOMS.md ``text`` (None: unreadable), then the configured
+    ones no cause names; not yet checked at HEAD. Remembered by the text and the configuration
+    (deriving them splits every cause's Guard field: ~100 ms for 2,000 causes)."""
+    import json
+
+    if state is None:
+        return _declared_guards(path, text, config)
+    from cc_hooks.memo import remember
+
+    configured = json.dumps({name: declared.model_dump(mode="json") for name, declared in config.guards.items()},
+                            sort_keys=True)
+    stored = remember(state, "guards", [path, "\0" if text is None else "\1" + text, configured, sys.executable],
+                      lambda: _compact(_declared_guards(path, text, config)))
+    return _expand(stored)
+
+
+def _declared_guards(path: str, text: Optional[str], config) -> list[Guard]:
+    from cc_hooks.record.markdown import split_lines
+    from cc_hooks.record.symptoms import parse_symptoms
+
+    guards: list[Guard] = []
+    entries = []
+    if text is not None:
         lines = split_lines(text)
         entries = parse_symptoms(text, path).entries
         for entry in entries:
             for index, cause in enumerate(entry.causes, 1):
-                resolution.guards += cause_guards(path, entry, cause, index, lines, config)
-    named = {g.config_name for g in resolution.guards if g.config_name}
+                guards += cause_guards(path, entry, cause, index, lines, config)
+    named = {g.config_name for g in guards if g.config_name}
     for name, declared in sorted(config.guards.items()):
         if name not in named:
-            resolution.guards.append(configured_guard(name, declared, path, entries))
-    resolution.problem = resolution.problem or check_at_head(root, resolution.guards, timeout)
-    return resolution
+            guards.append(configured_guard(name, declared, path, entries))
+    return guards
+
+
+_DEFAULTS = {name: f.default for name, f in Guard.__dataclass_fields__.items() if f.default is not MISSING}
+
+
+def _compact(guards: list[Guard]) -> dict:
+    """JSON for ``guards``: each guard's fields that differ from the defaults, its record by index
+    (a cause's record is shared by its guards), a pytest argv by its test id (2,000 guards: ~0.2 MB)."""
+    records: list[dict] = []
+    index: dict[int, int] = {}
+    rows = []
+    for guard in guards:
+        row = {k: v for k, v in vars(guard).items() if k != "record" and v != _DEFAULTS.get(k, [])}
+        if guard.kind == PYTEST and guard.pointer and guard.argv == pytest_argv(guard.pointer):
+            del row["argv"]
+        if guard.record is not None:
+            if id(guard.record) not in index:
+                index[id(guard.record)] = len(records)
+                records.append(asdict(guard.record))
+            row["record"] = index[id(guard.record)]
+        rows.append(row)
+    return {"records": records, "guards": rows}
+
+
+def _expand(stored: dict) -> list[Guard]:
+    records = [Record(**row) for row in stored["records"]]
+    guards = []
+    for row in stored["guards"]:
+        record = row.pop("record", None)
+        guard = Guard(**row, record=records[record] if record is not None else None)
+        if guard.kind == PYTEST and guard.pointer and "argv" not in row:
+            guard.argv = pytest_argv(guard.pointer)
+        guards.append(guard)
+    return guards
 
 
 def cause_guards(path: str, entry, cause, index: int, lines: list[str], config) -> list[Guard]:
@@ -265,7 +329,7 @@ def configured_guard(name: str, declared, path: str, entries) -> Guard:
     return guard
 
 
-def check_at_head(root: Path, guards: list[Guard], timeout: float) -> Optional[str]:
+def check_at_head(root: Path, guards: list[Guard], timeout: float, tree=READ_TREE, state: Optional[Path] = None) -> Optional[str]:
     """Set ``problem`` on every guard whose file is not tracked at HEAD (or lacks its test).
     Returns why HEAD could not be read, if it could not."""
     from cc_hooks.record.questions import resolve_pointers
@@ -273,7 +337,7 @@ def check_at_head(root: Path, guards: list[Guard], timeout: float) -> Optional[s
     pending = [g for g in guards if g.problem is None and g.pointer]
     if not pending:
         return None
-    results = resolve_pointers(root, [g.pointer for g in pending], timeout=timeout)
+    results = resolve_pointers(root, [g.pointer for g in pending], timeout=timeout, tree=tree, state=state)
     unchecked = next((r.reason for r in results.values() if not r.checked), None)
     if unchecked:
         return unchecked

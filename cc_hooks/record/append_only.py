@@ -191,6 +191,23 @@ def _read_revision(repo_root: Path, revision: str, path: str) -> Optional[str]:
         raise _Unreadable(str(exc)) from exc
 
 
+def revision_text(data: bytes) -> str:
+    """A version's bytes as ``_read_revision`` reads them from git (UTF-8 with replacement,
+    universal newlines: what ``run_git``'s text mode makes of them)."""
+    return data.decode("utf-8", "replace").replace("\r\n", "\n").replace("\r", "\n")
+
+
+def blob_id(data: bytes, like: str) -> str:
+    """The object id git gives ``data`` as a blob, in the hash function of the object id ``like``
+    (SHA-1, or SHA-256 in a repository of that object format)."""
+    import hashlib
+
+    digest = hashlib.sha256() if len(like) == 64 else hashlib.sha1()
+    digest.update(b"blob %d\0" % len(data))
+    digest.update(data)
+    return digest.hexdigest()
+
+
 def _unborn_head(repo_root: Path) -> bool:
     from cc_hooks.git import GitError, head
 

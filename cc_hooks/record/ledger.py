@@ -89,6 +89,11 @@ def check_shas(
         types = object_types(repo_root, [f"{sha}" for sha, _, _ in named], timeout=timeout)
     except GitError as exc:
         return [finding(path, None, "sha-unchecked", f"commits not checked: {exc}", severity="warning")]
+    return sha_findings(path, named, types)
+
+
+def sha_findings(path: str, named: Iterable[tuple[str, int, Optional[str]]], types: dict[str, Optional[str]]) -> list[Finding]:
+    """``check_shas`` given the ``git.object_types`` answer for the shas (a caller may batch it with other names)."""
     findings = []
     for sha, line, slug in named:
         found = types.get(sha)

@@ -28,6 +28,7 @@ if TYPE_CHECKING:  # pragma: no cover
 PASS, WEAK, FAIL = "PASS", "WEAK", "FAIL"
 MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdx", ".mkd", ".mdown")
 _SYMLINK_MODE = "120000"
+READ_TREE = object()  # the default ``tree`` of resolve_pointers: read HEAD's tree
 _SHA_RE = re.compile(r"^[0-9a-f]{7,40}$")
 _LINE_RE = re.compile(r"^(.*?):(\d+)(?:-(\d+))?$")
 _LINK_RE = re.compile(r"^\[[^\]]*\]\(([^)\s]+)[^)]*\)$")
@@ -217,8 +218,11 @@ def check_questions(
     path: Optional[str] = None,
     config=None,
     timeout: float = 30.0,
+    tree=READ_TREE,
+    state: Optional[Path] = None,
 ) -> QuestionsReport:
-    """Parse the questions file (work tree) and grade every question against HEAD."""
+    """Parse the questions file (work tree) and grade every question against HEAD
+    (``tree`` and ``state`` as for ``resolve_pointers``)."""
     from cc_hooks.record.findings import finding
 
     root = Path(root)
@@ -241,7 +245,7 @@ def check_questions(
         return report
     report.exists = True
     report.questions, report.findings = parse_questions(text, path)
-    results = resolve_pointers(root, [p for q in report.questions for p in q.pointers], timeout=timeout)
+    results = resolve_pointers(root, [p for q in report.questions for p in q.pointers], timeout=timeout, tree=tree, state=state)
     for question in report.questions:
         if question.pointers:
             question.results = [results[p] for p in question.pointers]
@@ -260,9 +264,27 @@ def grade(results: list[PointerResult]) -> tuple[str, str]:
     return FAIL, "no pointer"
 
 
-def resolve_pointers(root: str | os.PathLike, pointers: Iterable[str], timeout: float = 30.0) -> dict[str, PointerResult]:
-    """Every pointer's result; at most five git processes in all."""
-    from cc_hooks.git import GitError, head
+def head_tree(root: str | os.PathLike, timeout: float = 30.0, has_commits: Optional[bool] = None) -> "Optional[_Tree]":
+    """HEAD's tree (one ``ls-tree``, plus one ``cat-file`` when it holds symlinks), None before the
+    first commit (``has_commits``: whether HEAD has one, when the caller knows). Callers that resolve
+    several batches against HEAD read it once and pass it on."""
+    if has_commits is None:
+        from cc_hooks.git import head
+
+        has_commits = head(root, timeout=timeout).sha is not None
+    return _Tree(Path(root), timeout) if has_commits else None
+
+
+def resolve_pointers(
+    root: str | os.PathLike, pointers: Iterable[str], timeout: float = 30.0, tree=READ_TREE, state: Optional[Path] = None,
+) -> dict[str, PointerResult]:
+    """Every pointer's result; at most five git processes in all.
+
+    ``tree``: HEAD's tree as ``head_tree`` read it (None: no commits yet), when the caller has it.
+    ``state``: the state directory, to remember what a file's content says about a pointer by the
+    file's blob id (an unchanged test file is then not read again).
+    """
+    from cc_hooks.git import GitError
 
     root = Path(root)
     targets = {p: split_pointer(p) for p in dict.fromkeys(pointers)}
@@ -271,10 +293,11 @@ def resolve_pointers(root: str | os.PathLike, pointers: Iterable[str], timeout: 
         return results
     commits = [t for t in targets.values() if t.kind == "commit"]
     files = [t for t in targets.values() if t.kind != "commit"]
-    try:
-        tree = _Tree(root, timeout) if head(root).sha else None
-    except GitError as exc:
-        return {p: PointerResult(p, t.kind, FAIL, f"could not check: {exc}", checked=False) for p, t in targets.items()}
+    if tree is READ_TREE:
+        try:
+            tree = head_tree(root, timeout)
+        except GitError as exc:
+            return {p: PointerResult(p, t.kind, FAIL, f"could not check: {exc}", checked=False) for p, t in targets.items()}
     resolved: dict[str, str] = {}
     missing: list[_Target] = []
     for target in list(files):
@@ -293,7 +316,7 @@ def resolve_pointers(root: str | os.PathLike, pointers: Iterable[str], timeout: 
             continue
         resolved[target.pointer] = where
     _explain_missing(root, missing, results, timeout)
-    _check_contents(root, tree, [t for t in files if t.pointer in resolved], resolved, results, timeout)
+    _check_contents(root, tree, [t for t in files if t.pointer in resolved], resolved, results, timeout, state)
     _check_commits(root, commits, tree, results, timeout)
     return results
 
@@ -318,35 +341,60 @@ def _explain_missing(root: Path, missing: list[_Target], results: dict, timeout:
         results[target.pointer] = PointerResult(target.pointer, target.kind, FAIL, reason)
 
 
-def _check_contents(root: Path, tree: "_Tree", targets: list[_Target], resolved: dict, results: dict, timeout: float) -> None:
-    from cc_hooks.git import GitError
-    from cc_hooks.git import cat_blobs
+def _check_contents(root: Path, tree: "_Tree", targets: list[_Target], resolved: dict, results: dict, timeout: float,
+                    state: Optional[Path] = None) -> None:
+    jobs = [(t, resolved[t.pointer], tree.entries[resolved[t.pointer]][1])
+            for t in targets if t.kind != "path" and resolved[t.pointer] in tree.entries]
+    grades = {}
+    if jobs:
+        from cc_hooks.memo import remember
 
-    needs_blob = [t for t in targets if t.kind != "path" and resolved[t.pointer] in tree.entries]
-    try:
-        blobs = cat_blobs(root, {tree.entries[resolved[t.pointer]][1] for t in needs_blob}, timeout=timeout) if needs_blob else {}
-    except GitError as exc:
-        blobs, error = {}, str(exc)
-    else:
-        error = ""
-    texts: dict[str, str] = {}  # blob id -> text, decoded once however many pointers name it
+        keys = [f"{t.pointer}\0{where}\0{blob}" for t, where, blob in jobs]
+        try:
+            grades = remember(state, "pointer-contents", keys, lambda: _grade_contents(root, jobs, timeout))
+        except _Unread as exc:
+            grades = exc.grades  # partial: not remembered, the next run reads again
     for target in targets:
         where = resolved[target.pointer]
         if target.kind == "path":
             results[target.pointer] = PointerResult(target.pointer, "path", PASS, "tracked at HEAD", where)
-            continue
-        if where not in tree.entries:
+        elif where not in tree.entries:
             results[target.pointer] = PointerResult(target.pointer, target.kind, FAIL, f"`{where}` is a directory", where)
-            continue
-        data = blobs.get(tree.entries[where][1])
+        else:
+            grade_, reason = grades[target.pointer]
+            results[target.pointer] = PointerResult(target.pointer, target.kind, grade_, reason, where)
+
+
+class _Unread(Exception):
+    """Some blob could not be read: the grades so far, with that said for the rest."""
+
+    def __init__(self, grades: dict):
+        super().__init__("blobs not read")
+        self.grades = grades
+
+
+def _grade_contents(root: Path, jobs: list, timeout: float) -> dict[str, list[str]]:
+    """pointer -> [grade, reason] for every (target, path, blob) job: one ``cat-file --batch``."""
+    from cc_hooks.git import GitError, cat_blobs
+
+    try:
+        blobs, error = cat_blobs(root, {blob for _, _, blob in jobs}, timeout=timeout), ""
+    except GitError as exc:
+        blobs, error = {}, str(exc)
+    texts: dict[str, str] = {}  # blob id -> text, decoded once however many pointers name it
+    grades, complete = {}, True
+    for target, where, blob in jobs:
+        data = blobs.get(blob)
         if data is None:
-            results[target.pointer] = PointerResult(target.pointer, target.kind, FAIL, f"could not read the file at HEAD {error}".strip(), where)
+            grades[target.pointer] = [FAIL, f"could not read the file at HEAD {error}".strip()]
+            complete = False
             continue
-        key = tree.entries[where][1]
-        if key not in texts:
-            texts[key] = data.decode("utf-8", "replace")
-        grade_, reason = _check_content(target, where, texts[key])
-        results[target.pointer] = PointerResult(target.pointer, target.kind, grade_, reason, where)
+        if blob not in texts:
+            texts[blob] = data.decode("utf-8", "replace")
+        grades[target.pointer] = list(_check_content(target, where, texts[blob]))
+    if not complete:
+        raise _Unread(grades)
+    return grades
 
 
 def _check_content(target: _Target, where: str, text: str) -> tuple[str, str]:
