@@ -55,29 +55,12 @@ def run_git(
     check: bool = True,
 ) -> str:
     """stdout of ``git -C root args...``; raises GitError on failure when ``check``."""
-    if not git_available():
-        raise GitError("git is not installed (not found on PATH)")
-    check_not_abandoned()
-    env = {**os.environ, **GIT_ENV}
-    try:
-        proc = subprocess.run(
-            ["git", "-C", str(root), *args],
-            input=input,
-            capture_output=True,
-            text=True,
-            encoding="utf-8",
-            errors="replace",
-            timeout=timeout,
-            env=env,
-        )
-    except subprocess.TimeoutExpired as exc:
-        raise GitTimeout(f"git {args[0] if args else ''} took longer than {timeout:.1f}s") from exc
-    except OSError as exc:
-        raise GitError(f"cannot run git: {exc}") from exc
+    proc = _run(root, args, input.encode("utf-8", "replace") if input is not None else None, timeout, None)
+    stdout = _text(proc.stdout)
     if check and proc.returncode != 0:
-        message = (proc.stderr or proc.stdout).strip().splitlines()
+        message = (_text(proc.stderr) or stdout).strip().splitlines()
         raise GitError(f"git {' '.join(args[:2])} failed: {message[0] if message else f'exit {proc.returncode}'}")
-    return proc.stdout
+    return stdout
 
 
 def run_git_bytes(
@@ -90,13 +73,26 @@ def run_git_bytes(
     """``run_git`` for bytes: ``cat-file --batch`` frames objects by their size in BYTES, and a
     patch check needs a private index (``env={"GIT_INDEX_FILE": ...}``). The caller reads the
     return code of the finished process."""
+    return _run(root, args, input, timeout, env)
+
+
+def _run(root, args: tuple, stdin: Optional[bytes], timeout: Optional[float], env: Optional[dict]) -> subprocess.CompletedProcess:
     if not git_available():
         raise GitError("git is not installed (not found on PATH)")
     check_not_abandoned()
+    if env is None:  # a command the hook may have started early (cc_hooks.prefetch)
+        from cc_hooks import prefetch
+
+        running = prefetch.take(root, args, stdin)
+        if running is not None:
+            proc = prefetch.wait(running, timeout)
+            if proc is None:
+                raise GitTimeout(f"git {args[0] if args else ''} took longer than {timeout:.1f}s")
+            return proc
     try:
         return subprocess.run(
             ["git", "-C", str(root), *args],
-            input=input,
+            **({"input": stdin} if stdin is not None else {"stdin": subprocess.DEVNULL}),
             capture_output=True,
             timeout=timeout,
             env={**os.environ, **GIT_ENV, **(env or {})},
@@ -105,6 +101,11 @@ def run_git_bytes(
         raise GitTimeout(f"git {args[0] if args else ''} took longer than {timeout:.1f}s") from exc
     except OSError as exc:
         raise GitError(f"cannot run git: {exc}") from exc
+
+
+def _text(data: bytes) -> str:
+    """What ``subprocess`` text mode makes of git's output: UTF-8 (bad bytes replaced), universal newlines."""
+    return data.decode("utf-8", "replace").replace("\r\n", "\n").replace("\r", "\n")
 
 
 def cat_blobs(root: str | os.PathLike, names: Iterable[str], timeout: float = 30.0) -> dict[str, Optional[bytes]]:

@@ -28,6 +28,7 @@ EVENT_MODULES = {
     "SessionStart": "session_start",
     "UserPromptSubmit": "user_prompt_submit",
 }
+PREFETCH_EVENTS = ("SessionStart", "PreCompact")  # cc_hooks.prefetch.EVENTS, without importing it
 DEFAULT_SECONDS = {"PreCompact": 10.0, "SessionStart": 5.0, "PostCompact": 5.0, "UserPromptSubmit": 1.0}
 
 
@@ -142,6 +143,10 @@ def run_hook(stdin, stdout, stderr) -> int:
         if module_name is None:
             return 0  # not ours: stay silent
         cwd = _cwd_of(payload)
+        if event in PREFETCH_EVENTS:
+            from cc_hooks import prefetch
+
+            prefetch.start(event, cwd)  # git runs on another core while the handler imports
         import importlib
 
         module = importlib.import_module(f"cc_hooks.events.{module_name}")
@@ -158,6 +163,11 @@ def run_hook(stdin, stdout, stderr) -> int:
         return _fail_open(cwd, event, str(exc), stderr)
     except Exception as exc:  # fail open: never break the session
         return _fail_open(cwd, event, f"{type(exc).__name__}: {exc}", stderr)
+    finally:
+        if event in PREFETCH_EVENTS:
+            from cc_hooks import prefetch
+
+            prefetch.finish()
 
 
 def _run_with_budget(module, ctx: HookContext):

@@ -1,0 +1,184 @@
+"""Start a hook's git processes while its imports still run.
+
+A hook spends its first ~100 ms importing pydantic on one core while git could
+run on another. So the runtime remembers which git commands the last run of an
+event issued in this work tree (arguments and stdin, per event, in the state
+directory) and starts the same commands as soon as the next payload is read.
+When the handler later runs the very same command, ``cc_hooks.git`` takes that
+process's answer instead of starting another; anything else runs as usual.
+
+Only the timing changes: every answer comes from a process of this run, started
+a few tens of milliseconds before it is asked for (hooks that start from
+``SessionStart`` and ``PreCompact`` do not write to the work tree, the index or
+the refs in between). A command nobody asks for again is killed at the end.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import threading
+from typing import Optional
+
+EVENTS = ("SessionStart", "PreCompact")
+MAX_COMMANDS = 24
+MAX_INPUT_BYTES = 64 * 1024
+FILE = "prefetch-{event}.json"
+# Commands that only read: the learned list lives in the state dir, and nothing else is started from it.
+READ_ONLY = frozenset("cat-file check-ignore diff diff-tree for-each-ref grep log ls-files ls-tree merge-base rev-list "
+                      "rev-parse show status".split())
+GLOBAL_OPTIONS = frozenset({"--literal-pathspecs", "--no-pager"})
+WRITING_OPTIONS = ("--output", "-O", "--open-files-in-pager", "--ext-diff")  # write a file or run a program
+
+Key = tuple  # (root, args, stdin bytes or None)
+
+
+class _Running:
+    def __init__(self, argv: list[str], stdin: Optional[bytes], env: dict):
+        self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+        self.done = threading.Event()
+        self.out = self.err = b""
+        threading.Thread(target=self._collect, args=(stdin,), daemon=True).start()
+
+    def _collect(self, stdin: Optional[bytes]) -> None:
+        try:
+            self.out, self.err = self.proc.communicate(stdin)
+        except (OSError, ValueError):
+            pass
+        finally:
+            self.done.set()
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            try:
+                self.proc.kill()
+            except OSError:
+                pass
+
+
+class _Session:
+    """The prefetch of one hook run: what was started, what the handler ran."""
+
+    def __init__(self, event: str, root: str, store: str, learned: list):
+        self.event, self.root, self.store, self.learned = event, root, store, learned
+        self.running: dict[Key, _Running] = {}  # started and not yet taken
+        self.started: list[_Running] = []
+        self.journal: list[dict] = []
+        self.hits = 0
+
+    def record(self, key: Key) -> None:
+        root, args, stdin = key
+        if (root == self.root and len(self.journal) < MAX_COMMANDS and reads_only(args)
+                and (stdin is None or len(stdin) <= MAX_INPUT_BYTES)):
+            entry = {"args": list(args), "stdin": stdin.decode("latin-1") if stdin is not None else None}
+            if entry not in self.journal:
+                self.journal.append(entry)
+
+
+_session: Optional[_Session] = None
+
+
+def start(event: str, cwd: str) -> None:
+    """Start the git commands the last ``event`` in this work tree ran. Never raises."""
+    global _session
+    if event not in EVENTS:
+        return
+    try:
+        from cc_hooks.git import GIT_ENV, work_tree_root
+        from cc_hooks.state import STATE_DIR_NAME, common_dir_path
+
+        top, common = work_tree_root(cwd), common_dir_path(cwd)
+        if top is None or common is None:
+            return
+        root = str(top)
+        store = os.path.join(common, STATE_DIR_NAME, FILE.format(event=event))
+        learned = _load(store, root)
+        _session = _Session(event, root, store, learned)
+        env = {**os.environ, **GIT_ENV}
+        for entry in learned:
+            stdin = entry["stdin"].encode("latin-1") if entry["stdin"] is not None else None
+            key = (root, tuple(entry["args"]), stdin)
+            if key not in _session.running:
+                _session.running[key] = _Running(["git", "-C", root, *entry["args"]], stdin, env)
+                _session.started.append(_session.running[key])
+    except Exception:  # prefetching is only ever a speed-up: without git, or without processes, skip it
+        for running in _session.started if _session is not None else ():
+            running.kill()
+        _session = None
+
+
+def take(root, args: tuple, stdin: Optional[bytes]) -> Optional[_Running]:
+    """The prefetched ``git -C root args`` with this stdin (``wait`` gives its answer), or None
+    when there is none (run it). Every call is remembered for the next run's prefetch."""
+    session = _session
+    if session is None:
+        return None
+    key = (os.path.abspath(os.fspath(root)), tuple(args), stdin)
+    session.record(key)
+    running = session.running.pop(key, None)
+    if running is None:
+        return None
+    session.hits += 1
+    return running
+
+
+def wait(running: _Running, timeout: Optional[float]) -> Optional[subprocess.CompletedProcess]:
+    """The finished process, or None after ``timeout`` seconds (the process is killed)."""
+    if not running.done.wait(timeout):
+        running.kill()
+        return None
+    return subprocess.CompletedProcess(running.proc.args, running.proc.returncode, running.out, running.err)
+
+
+def finish() -> Optional[dict]:
+    """Kill every prefetched git still running (unused, or taken by a handler the runtime gave up
+    on), and remember what the handler ran for the next run. Returns counts (for tests)."""
+    global _session
+    session, _session = _session, None
+    if session is None:
+        return None
+    for running in session.started:
+        running.kill()
+    for running in session.started:
+        running.done.wait(1.0)
+    if session.journal and session.journal != session.learned:
+        _save(session.store, session.root, session.journal)
+    return {"started": len(session.started), "hits": session.hits, "unused": len(session.running)}
+
+
+def reads_only(args) -> bool:
+    """``args`` run a read-only git subcommand (after at most the harmless global options)."""
+    rest = list(args)
+    while rest and rest[0] in GLOBAL_OPTIONS:
+        rest.pop(0)
+    return bool(rest) and rest[0] in READ_ONLY and not any(a.startswith(WRITING_OPTIONS) for a in rest)
+
+
+def _load(store: str, root: str) -> list:
+    try:
+        with open(store, encoding="utf-8") as handle:
+            data = json.load(handle)
+    except (OSError, ValueError):
+        return []
+    if not isinstance(data, dict) or data.get("root") != root or not isinstance(data.get("commands"), list):
+        return []
+    good = []
+    for entry in data["commands"][:MAX_COMMANDS]:
+        if (isinstance(entry, dict) and isinstance(entry.get("args"), list)
+                and all(isinstance(a, str) and "\0" not in a for a in entry["args"]) and reads_only(entry["args"])
+                and (entry.get("stdin") is None or isinstance(entry.get("stdin"), str))):
+            good.append({"args": entry["args"], "stdin": entry.get("stdin")})
+    return good
+
+
+def _save(store: str, root: str, commands: list) -> None:
+    from pathlib import Path
+
+    from cc_hooks.state import write_json
+
+    try:
+        write_json(Path(store), {"root": root, "commands": commands})
+    except (OSError, ValueError):
+        pass  # a read-only or full state dir only costs the speed-up
