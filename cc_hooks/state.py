@@ -152,6 +152,8 @@ def state_key(session_id: str) -> str:
 # checkpoints/<session>/<key>.json       what PreCompact found (key: prompt_id or time)
 # summaries/<session>/<stamp>.json       PostCompact's capture of the harness summary (+ audit)
 # pending/<session>/<stamp>-<pid>.json   one item of context for the next UserPromptSubmit of that session
+# cache/<kind>-<hash>.json               facts derived from file bytes (cc_hooks.memo)
+# prefetch-<event>.json                  the git commands the last run of <event> issued (cc_hooks.prefetch)
 
 
 def write_json(path: Path, data: object) -> None:
