@@ -24,6 +24,7 @@ from typing import Iterable, Optional
 from cc_hooks.claims import addresses as addr
 from cc_hooks.claims.addresses import Address, extract_addresses
 from cc_hooks.claims.model import EXTERNAL, GIT, PATH, POSITION, QUEUE, Assertion, Claim
+from cc_hooks.claims.words import is_external_statement
 
 MAX_CLAIM_CHARS = 500
 
@@ -31,12 +32,6 @@ _POSITION_RE = re.compile(
     r"\b(?:awaiting|waiting\s+(?:for|on)|blocked\s+on|pending\s+(?:the\s+)?(?:user'?s?\s+|owner'?s?\s+)?"
     r"(?:ruling|decision|answer|approval|review|input|confirmation|go-ahead|sign-off)|"
     r"(?:at|on)\s+step\s+\d+|step\s+\d+\s+of)\b",
-    re.IGNORECASE,
-)
-_EXTERNAL_RE = re.compile(
-    r"\b(?:deploy(?:ed|s|ment)?|re-?deployed|released?|staging|production|prod|CI|pipeline|"
-    r"(?:tests?|suite|build|checks?|lint|credo|dialyzer|mypy)\s+(?:all\s+)?(?:pass(?:es|ed|ing)?|green|red|fail(?:s|ed|ing)?|clean)|"
-    r"all\s+\d*\s*tests?\s+pass(?:ed)?|published|service|running|runs|PR\s*#?\d+|pull\s+request)\b",
     re.IGNORECASE,
 )
 _STATUS_RE = re.compile(
@@ -117,16 +112,11 @@ def classify(claim: Claim) -> str:
         return POSITION
     if claim.addresses_of(addr.SHA, addr.BRANCH, addr.NAME) or claim.assertions:
         return GIT
-    if _EXTERNAL_RE.search(claim.text):
+    if is_external_statement(claim.text):
         return EXTERNAL
     if claim.addresses_of(addr.PATH):
         return PATH
     return EXTERNAL
-
-
-def is_external_statement(text: str) -> bool:
-    """Speaks of deploys, releases, CI, tests, services: state only a probe can check."""
-    return _EXTERNAL_RE.search(text) is not None
 
 
 def git_assertions(text: str) -> list[Assertion]:

@@ -74,6 +74,24 @@ class Claim:
     intent: bool = False  # future work ("will create x"): no git-state assertions, paths not checked
     checks: list[Check] = field(default_factory=list)
 
+    def extracted(self) -> dict:
+        """What extraction made of the sentence (no checks), as JSON data for ``from_extracted``."""
+        return {
+            "text": self.text, "kind": self.kind, "source": self.source, "line": self.line, "section": self.section,
+            "date": self.date, "done": self.done, "intent": self.intent,
+            "addresses": [[a.kind, a.value, a.line, a.end_line, a.quoted] for a in self.addresses],
+            "assertions": [[a.what, a.negated, a.target, a.sha] for a in self.assertions],
+        }
+
+    @classmethod
+    def from_extracted(cls, data: dict) -> "Claim":
+        fields = {key: value for key, value in data.items() if key not in ("addresses", "assertions")}
+        return cls(
+            **fields,
+            addresses=[Address(kind, value, line, end, quoted) for kind, value, line, end, quoted in data["addresses"]],
+            assertions=[Assertion(what, negated, target, sha) for what, negated, target, sha in data["assertions"]],
+        )
+
     def add(self, subject: str, verdict: str, evidence: str, by: str = "") -> None:
         self.checks.append(Check(subject, verdict, evidence, by))
 

@@ -2,6 +2,9 @@
 
 ``build_rehydration`` is what SessionStart and ``cc-hooks rehydrate`` call.
 It never raises for a missing or malformed record: the report says so.
+
+The claims extracted from a dashboard file are remembered by its bytes
+(``cc_hooks.memo``): an unchanged dashboard is read, not parsed again.
 """
 
 from __future__ import annotations
@@ -11,7 +14,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional, Sequence
 
-from cc_hooks.claims.extract import claim_from_line, extract_from_text
 from cc_hooks.claims.model import CONTRADICTED, UNVERIFIED, Claim, counts
 
 SUMMARY_SOURCE = "summary"
@@ -80,10 +82,10 @@ def build_rehydration(
 
     repo_root = Path(repo_root)
     budget = getattr(getattr(config, "hooks", None), "budget_chars", report.DEFAULT_BUDGET)
-    read, locator, found = _read_dashboard(repo_root, config)
+    facts, locator, found = _read_dashboard(repo_root, config)
     notes = list(notes) + found
     debt = report.debt_lines(capture_debt)
-    if read is None or not read.exists:
+    if facts is None:
         head, problem = _head_only(repo_root, deadline)
         notes += [problem] if problem else []
         data = report.ReportInput(
@@ -93,10 +95,12 @@ def build_rehydration(
         text, _ = report.render(data)
         empty = counts([])
         return Rehydration(text, report.system_message(empty, initialized=False), empty, [], dashboard=locator, initialized=False, notes=notes, capture_debt=debt)
-    state_date = read.state.date if read.state else None
-    claims = claims_from_dashboard(read)
+    state_date = facts["state_date"]
+    claims = [Claim.from_extracted(data) for data in facts["claims"]]
     resume = next((c for c in claims if c.section == "resume"), None)
     if summary_text:
+        from cc_hooks.claims.extract import extract_from_text
+
         claims.extend(extract_from_text(summary_text, SUMMARY_SOURCE, date=summary_date))
     ctx = verify_claims(repo_root, claims, config, deadline, state_date=state_date)
     head = _head_fact(ctx)
@@ -139,6 +143,8 @@ def claims_from_dashboard(read) -> list[Claim]:
     Addresses come from ``cc_hooks.claims.addresses``, the one extractor whose
     rules decide what gets verified, not from the reader's own ``Addresses``.
     """
+    from cc_hooks.claims.extract import claim_from_line
+
     source = read.locator
     state_date = read.state.date if read.state else None
     claims = []
@@ -152,9 +158,15 @@ def claims_from_dashboard(read) -> list[Claim]:
 
 
 def _read_dashboard(root: Path, config):
-    """(DashboardRead or None, locator, notes). The notes quote repository text, so it stays data."""
+    """(facts of the dashboard, or None when there is none to check; locator; notes).
+
+    The facts (``_facts``) are remembered by the file's bytes. The notes quote
+    repository text, so it stays data.
+    """
+    from cc_hooks.memo import remember
     from cc_hooks.record.dashboard import DashboardError, get_backend, locate_dashboard
     from cc_hooks.report import quote
+    from cc_hooks.state import state_dir
 
     try:
         declaration = locate_dashboard(root, config)
@@ -165,9 +177,30 @@ def _read_dashboard(root: Path, config):
         return None, f"{declaration.backend} {declaration.locator}", [
             f"The dashboard is declared as {quote(declaration.backend)}, which a hook cannot read offline; its claims are unchecked."
         ]
-    read = backend.read()
-    problems = [f.message for f in read.findings if getattr(f, "severity", "error") != "info" and f.rule != "dashboard-missing"]
-    return read, declaration.locator, [f"Dashboard problem: {quote(message)}" for message in problems[:3]]
+    data, failed = backend.read_bytes()
+    if failed is not None:
+        facts = None
+        problems = _problems(failed)
+    else:
+        facts = remember(state_dir(root), "dashboard-claims", [declaration.locator, data], lambda: _facts(data, declaration.locator))
+        problems = facts["problems"]
+    return facts, declaration.locator, [f"Dashboard problem: {quote(message)}" for message in problems[:3]]
+
+
+def _facts(data: bytes, locator: str) -> dict:
+    """What the report needs of a dashboard file, as JSON data: its date, problems and claims."""
+    from cc_hooks.record.backends.file import parse
+
+    read = parse(data, locator)
+    return {
+        "state_date": read.state.date if read.state else None,
+        "problems": _problems(read),
+        "claims": [claim.extracted() for claim in claims_from_dashboard(read)],
+    }
+
+
+def _problems(read) -> list[str]:
+    return [f.message for f in read.findings if getattr(f, "severity", "error") != "info" and f.rule != "dashboard-missing"]
 
 
 def _head_fact(ctx) -> Optional[str]:

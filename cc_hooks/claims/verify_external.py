@@ -20,8 +20,8 @@ from dataclasses import dataclass
 
 from cc_hooks.claims import addresses as addr
 from cc_hooks.claims.context import MIN_SECONDS, VerifyContext
-from cc_hooks.claims.extract import is_external_statement
 from cc_hooks.claims.model import CONTRADICTED, EXTERNAL, TIME_BUDGET, UNVERIFIED, VERIFIED, Claim
+from cc_hooks.claims.words import is_external_statement
 
 NAME = "external"
 OUTPUT_LIMIT = 64 * 1024

@@ -1,6 +1,9 @@
 """Significant words: how a sentence is compared with a commit subject or a
 ledger heading. Lowercase, stop words dropped, crude suffix stemming, so
-"Add regression tests" matches "Added a regression test"."""
+"Add regression tests" matches "Added a regression test".
+
+Also the words that make a sentence a statement about external state.
+"""
 
 from __future__ import annotations
 
@@ -15,6 +18,12 @@ STOP_WORDS = frozenset(
     via per vs etc e.g i.e new now still yet already some
     add adds added fix fixes fixed make makes made update updates updated use uses used get set run runs
     item items task tasks work todo wip step steps""".split()
+)
+_EXTERNAL_RE = re.compile(
+    r"\b(?:deploy(?:ed|s|ment)?|re-?deployed|released?|staging|production|prod|CI|pipeline|"
+    r"(?:tests?|suite|build|checks?|lint|credo|dialyzer|mypy)\s+(?:all\s+)?(?:pass(?:es|ed|ing)?|green|red|fail(?:s|ed|ing)?|clean)|"
+    r"all\s+\d*\s*tests?\s+pass(?:ed)?|published|service|running|runs|PR\s*#?\d+|pull\s+request)\b",
+    re.IGNORECASE,
 )
 _WORD_RE = re.compile(r"[A-Za-z][A-Za-z0-9_'-]*[A-Za-z0-9]|[A-Za-z]{2,}")
 
@@ -55,3 +64,8 @@ def clearly_matches(wanted: list[str], present, ratio: float = 0.6) -> bool:
     """Most of ``wanted`` (and at least two of them, or the only one) occur in ``present``."""
     hits, share = overlap(wanted, present)
     return share >= ratio and hits >= min(2, len(wanted)) and hits > 0
+
+
+def is_external_statement(text: str) -> bool:
+    """Speaks of deploys, releases, CI, tests, services: state only a probe can check."""
+    return _EXTERNAL_RE.search(text) is not None

@@ -32,7 +32,6 @@ from cc_hooks.record.dashboard import (
     extract_addresses,
     safe_relative_path,
 )
-from cc_hooks.record.markdown import Document, is_iso_date, match_bullet
 
 NAME = "file"
 _STATE_RE = re.compile(r"^current\s+state\b\s*(.*)$", re.IGNORECASE)
@@ -42,6 +41,13 @@ _DATE_LEAD_RE = re.compile(r"^[\s—–:(\[-]*(.*?)[\s#)\]]*$")
 _RESUME_RE = re.compile(r"^(\s*(?:[-*+]\s+)?(?:\*\*|__)?resume\s+point\b(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*)(.*)$", re.IGNORECASE)
 _ITEM_RE = re.compile(r"^(?:(DONE)(?=[\s:]|$)[\s:]*)?(?:(\d{4}-\d{1,2}-\d{1,2})\b\s*(?:—|–|--|-|:)?\s*)?(.*)$", re.DOTALL)
 _BULLET_PREFIX_RE = re.compile(r"^(\s*[-*+][ \t]+)")
+
+
+def _markdown():
+    """``cc_hooks.record.markdown``, imported when a dashboard is parsed (a remembered one is not)."""
+    from cc_hooks.record import markdown
+
+    return markdown
 
 
 def today() -> str:
@@ -58,7 +64,7 @@ class _Lines:
         self.newline = "\r\n" if self.raw and self.raw[0].endswith("\r\n") else "\n"
         # One cleaned line per raw line (a stray CR must not split a line).
         self.clean = [line.rstrip("\n").rstrip("\r").replace("\r", " ") for line in self.raw]
-        self.doc = Document.parse("\n".join(self.clean))
+        self.doc = _markdown().Document.parse("\n".join(self.clean))
 
     def data(self) -> bytes:
         return "".join(self.raw).encode("utf-8", "surrogateescape")
@@ -106,7 +112,7 @@ def _parse_into(lines: _Lines, result: DashboardRead) -> None:
     for item in result.queued:
         if item.date is None:
             result.findings.append(finding(file, item.line, "queue-item-undated", "queued item without a `YYYY-MM-DD —` date", severity="warning"))
-        elif not is_iso_date(item.date):
+        elif not _markdown().is_iso_date(item.date):
             result.findings.append(finding(file, item.line, "queue-item-bad-date", f"queued item date {item.date!r} is not a real YYYY-MM-DD date", severity="warning"))
 
 
@@ -126,6 +132,7 @@ def _content_end(lines: _Lines, start: int, end: int) -> int:
 def _bullets(lines: _Lines, start: int, end: int, top_level_only: bool):
     """(line, text) per list item in start..end, continuation lines joined."""
     items: list[list] = []
+    match_bullet = _markdown().match_bullet
     for number in range(start, end + 1):
         if number in lines.doc.hidden:
             continue
@@ -145,7 +152,7 @@ def _bullets(lines: _Lines, start: int, end: int, top_level_only: bool):
 def _state_block(lines: _Lines, heading) -> StateBlock:
     end = _section_end(lines, heading)
     date_text = _DATE_LEAD_RE.match(_STATE_RE.match(heading.text).group(1)).group(1)
-    date = date_text[:10] if len(date_text) >= 10 and is_iso_date(date_text[:10]) and not date_text[10:11].isdigit() else None
+    date = date_text[:10] if len(date_text) >= 10 and _markdown().is_iso_date(date_text[:10]) and not date_text[10:11].isdigit() else None
     resume, claims = None, []
     for number in range(heading.line + 1, end + 1):
         if number in lines.doc.hidden:
@@ -210,19 +217,23 @@ class Backend:
             return None
 
     def read(self) -> DashboardRead:
+        data, failed = self.read_bytes()
+        return failed if failed is not None else parse(data, self.locator)
+
+    def read_bytes(self) -> tuple[bytes, Optional[DashboardRead]]:
+        """(the file's bytes, None), or (b"", what ``read`` says when there are none: the file
+        is missing, unreadable, or its path leaves the repository)."""
+        try:
+            return self.path.read_bytes(), None
+        except FileNotFoundError:
+            rule, message = "dashboard-missing", "the dashboard file does not exist"
+        except DashboardError as exc:
+            rule, message = "dashboard-bad-path", str(exc)
+        except OSError as exc:
+            rule, message = "dashboard-unreadable", f"cannot read: {exc}"
         from cc_hooks.record.findings import finding
 
-        try:
-            lines = self._load()
-        except DashboardError as exc:
-            return DashboardRead(NAME, self.locator, False, findings=[finding(self.locator, None, "dashboard-bad-path", str(exc))])
-        except OSError as exc:
-            return DashboardRead(NAME, self.locator, False, findings=[finding(self.locator, None, "dashboard-unreadable", f"cannot read: {exc}")])
-        if lines is None:
-            return DashboardRead(NAME, self.locator, False, findings=[finding(self.locator, None, "dashboard-missing", "the dashboard file does not exist")])
-        result = DashboardRead(NAME, self.locator, True)
-        _parse_into(lines, result)
-        return result
+        return b"", DashboardRead(NAME, self.locator, False, findings=[finding(self.locator, None, rule, message)])
 
     def _save(self, lines: _Lines) -> None:
         atomic_write_bytes(self.path, lines.data())
@@ -327,7 +338,7 @@ def _select(items: list[QueueItem], selector: Union[int, str]) -> QueueItem:
 
 def _checked_date(date: Optional[str]) -> str:
     date = date or today()
-    if not is_iso_date(date):
+    if not _markdown().is_iso_date(date):
         raise DashboardError(f"date {date!r} is not YYYY-MM-DD")
     return date
 
