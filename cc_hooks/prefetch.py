@@ -8,9 +8,10 @@ When the handler later runs the very same command, ``cc_hooks.git`` takes that
 process's answer instead of starting another; anything else runs as usual.
 
 Only the timing changes: every answer comes from a process of this run, started
-a few tens of milliseconds before it is asked for (hooks that start from
-``SessionStart`` and ``PreCompact`` do not write to the work tree, the index or
-the refs in between). A command nobody asks for again is killed at the end.
+a few tens of milliseconds before it is asked for (these hooks write only to the
+state directory, never to the work tree, the index or the refs, so nothing the
+hook does in between can change the answer). A command nobody asks for again is
+killed at the end. UserPromptSubmit, which must stay a ``stat()``, never prefetches.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import subprocess
 import threading
 from typing import Optional
 
-EVENTS = ("SessionStart", "PreCompact")
+EVENTS = ("SessionStart", "PreCompact", "PostCompact")
 MAX_COMMANDS = 24
 MAX_INPUT_BYTES = 64 * 1024
 FILE = "prefetch-{event}.json"

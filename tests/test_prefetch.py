@@ -115,7 +115,7 @@ def test_another_work_tree_of_the_repository_does_not_use_this_ones_list(record,
     assert learned(record)["root"] == str(other)  # the list now belongs to the work tree that ran last
 
 
-def test_events_that_write_or_must_stay_tiny_never_prefetch(record, monkeypatch):
+def test_the_prompt_hook_never_prefetches(record, monkeypatch):
     run(record, monkeypatch)
     _, counts = run(record, monkeypatch, event="UserPromptSubmit", prompt="hi")
     assert counts == {}
@@ -153,3 +153,7 @@ def test_git_never_reads_the_hooks_stdin(git_repo):
     finally:
         proc.kill()
     assert out.strip() == "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391"  # the empty blob
+
+
+def test_the_runtime_and_the_module_agree_on_the_events():
+    assert runtime.PREFETCH_EVENTS == prefetch.EVENTS
