@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import importlib
 import os
-import pkgutil
 import posixpath
 import re
 from dataclasses import asdict, dataclass, field
@@ -212,6 +211,8 @@ class Backend(Protocol):
 
 
 def available_backends() -> list[str]:
+    import pkgutil
+
     import cc_hooks.record.backends as package
 
     return sorted(m.name for m in pkgutil.iter_modules(package.__path__) if not m.name.startswith("_"))
@@ -219,7 +220,8 @@ def available_backends() -> list[str]:
 
 def get_backend(name: str, root: str | os.PathLike, locator: str) -> Backend:
     """The backend module ``cc_hooks.record.backends.<name>``'s ``Backend(root, locator)``."""
-    if not _BACKEND_NAME_RE.match(name) or name not in available_backends():
+    known = name == DEFAULT_BACKEND or (_BACKEND_NAME_RE.match(name) and name in available_backends())  # the default always is
+    if not known:
         raise DashboardError(f"unknown dashboard backend {name!r} (available: {', '.join(available_backends())})")
     module = importlib.import_module(f"cc_hooks.record.backends.{name}")
     return module.Backend(Path(root), locator)

@@ -66,6 +66,7 @@ def test_verdicts_are_not_remembered(record):
 
 
 def test_a_remembered_dashboard_needs_neither_its_parser_nor_the_extractor(record):
+    """Nor does opening the default backend scan the backends package (pkgutil)."""
     record.write("next_steps.md", dashboard("Working tree clean.", "Awaiting the user's ruling on token lifetime."))
     script = (
         "import sys\n"
@@ -73,7 +74,7 @@ def test_a_remembered_dashboard_needs_neither_its_parser_nor_the_extractor(recor
         "from cc_hooks.config import load_config\n"
         "from cc_hooks.runtime import Deadline\n"
         "r = build_rehydration(sys.argv[1], 'startup', load_config(sys.argv[1]), Deadline(20))\n"
-        "loaded = [m for m in ('cc_hooks.record.markdown', 'cc_hooks.claims.extract', 'cc_hooks.record.decisions') if m in sys.modules]\n"
+        "loaded = [m for m in ('cc_hooks.record.markdown', 'cc_hooks.claims.extract', 'cc_hooks.record.decisions', 'pkgutil') if m in sys.modules]\n"
         "print(sorted(r.counts.items()), loaded)\n"
     )
     runs = [subprocess.run([sys.executable, "-c", script, str(record.path)], capture_output=True, text=True, check=True).stdout for _ in range(2)]
