@@ -3,12 +3,15 @@ the transcript (optional) and cached lookups several checks share."""
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Any, Optional
 
 from cc_hooks.runtime import Deadline
+
+_HISTORY_ENV = ("GIT_REPLACE_REF_BASE", "GIT_GRAFT_FILE", "GIT_SHALLOW_FILE", "GIT_NO_REPLACE_OBJECTS", "GIT_DIR", "GIT_COMMON_DIR")
 
 
 @dataclass
@@ -37,6 +40,31 @@ class CheckContext:
         from cc_hooks.git import head
 
         return head(self.root, timeout=self.timeout())
+
+    @cached_property
+    def history(self) -> Optional[str]:
+        """HEAD's commit id when it alone decides what ``git log HEAD`` shows (a commit id hashes
+        the whole history behind it), so a fact read from that history can be remembered by it;
+        None when something else shapes the history git shows: a shallow clone (a fetch deepens
+        it), grafts, replace refs or the environment variables that redirect them."""
+        sha = self.head.sha
+        if sha is None or self.state is None or any(os.environ.get(v) for v in _HISTORY_ENV):
+            return None
+        common = self.state.parent
+        if (common / "shallow").exists() or (common / "info" / "grafts").exists():
+            return None
+        try:
+            if any(os.scandir(common / "refs" / "replace")):
+                return None
+        except OSError:
+            pass  # no replace refs folder: the usual case
+        try:
+            with open(common / "packed-refs", "rb") as handle:
+                if b" refs/replace/" in handle.read():
+                    return None
+        except OSError:
+            pass
+        return sha
 
     @cached_property
     def head_tree(self):

@@ -45,8 +45,18 @@ def last_work_commit(ctx) -> tuple[str, str] | None:
     if ctx.head.sha is None:
         return None
     excludes = [f":(exclude){path}" for path in sorted(set(ctx.record_paths.values()))]
-    out = ctx.git("log", "-1", "--format=%H %cs", "HEAD", "--", ".", *excludes).split()
-    return (out[0], out[1]) if len(out) == 2 else None
+
+    def read():
+        out = ctx.git("log", "-1", "--format=%H %cs", "HEAD", "--", ".", *excludes).split()
+        return out if len(out) == 2 else None
+
+    if ctx.history is None:
+        found = read()
+    else:  # the history behind HEAD does not change: neither does its newest work commit
+        from cc_hooks.memo import remember
+
+        found = remember(ctx.state, "last-work-commit", [ctx.history, *excludes], read)
+    return (found[0], found[1]) if found else None
 
 
 def claim_findings(ctx) -> list[tuple[str, Finding]]:

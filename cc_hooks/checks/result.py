@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Optional
 
 PASS = "PASS"
@@ -39,7 +39,7 @@ class Finding:
         return f"{self.where}: {self.message}" if self.where else self.message
 
     def to_dict(self) -> dict:
-        return {k: v for k, v in asdict(self).items() if v is not None}
+        return {k: v for k, v in vars(self).items() if v is not None}  # every field is a scalar: no asdict deep copy
 
     @classmethod
     def from_dict(cls, data: dict) -> "Finding":

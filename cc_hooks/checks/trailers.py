@@ -11,19 +11,15 @@ ID = "trailers"
 
 
 def run(ctx):
-    from cc_hooks.record.trailers import FixRule, read_commits
+    from cc_hooks.record.trailers import Commit, FixRule, read_commits
     from cc_hooks.report import quote  # a commit subject is repository text: data, not instructions
 
     rule = FixRule.from_config(ctx.config.trailers, ctx.config.record.symptoms)
     if ctx.head.sha is None:
         return passed(ID, "no commits yet")
-    base, scope = _base(ctx)
     symptoms = ctx.config.record.symptoms if rule.touching_symptoms_is_fix else None
-    commits = {}
-    if scope != "session":
-        rev = f"{base}..HEAD" if base else "HEAD"
-        for commit in read_commits(ctx.root, [rev], symptoms_path=symptoms, timeout=ctx.timeout()):
-            commits[commit.sha] = commit
+    scope, rows = _history(ctx, symptoms)
+    commits = {row[0]: Commit(row[0], row[1], row[2], tuple(row[3]), None, row[4]) for row in rows}
     session = session_commit_shas(ctx)
     if session:
         for commit in read_commits(ctx.root, ["--no-walk", *session], symptoms_path=symptoms, timeout=ctx.timeout()):
@@ -38,6 +34,37 @@ def run(ctx):
              "session": "made in this session"}[scope]
     return verdict(ID, findings, f"{len(commits)} commit(s) {where} checked; every fix carries a trailer",
                    "{n} fix commit(s) without a `Symptom:` trailer", checked=len(commits))
+
+
+def _history(ctx, symptoms: str | None) -> tuple[str, list[list]]:
+    """(scope, [sha, date, subject, symptoms, touches the ledger] of every commit in scope), remembered
+    by HEAD's commit id (``CheckContext.history``): git's answers about the history behind it do not change."""
+    from cc_hooks.memo import remember
+
+    def read() -> list:
+        from cc_hooks.record.trailers import read_commits
+
+        base, scope = _base(ctx)
+        if scope == "session":
+            return [scope, []]
+        rev = f"{base}..HEAD" if base else "HEAD"
+        commits = read_commits(ctx.root, [rev], symptoms_path=symptoms, timeout=ctx.timeout())
+        return [scope, [[c.sha, c.date, c.subject, list(c.symptoms), c.touches_symptoms] for c in commits]]
+
+    if ctx.history is None:
+        scope, rows = read()
+    else:
+        parts = [ctx.history, ctx.since or "", ctx.config.record.symptoms, symptoms or "", _git_config(ctx)]
+        scope, rows = remember(ctx.state, "trailers", parts, read)
+    return scope, rows
+
+
+def _git_config(ctx) -> bytes:
+    """The repository's git configuration: it shapes how git reads trailers."""
+    try:
+        return (ctx.state.parent / "config").read_bytes()
+    except OSError:
+        return b""
 
 
 def _base(ctx) -> tuple[str | None, str]:

@@ -26,14 +26,14 @@ import time
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, Optional
+from typing import Callable, Iterator, Optional
 
+from cc_hooks.guards.proofs import (  # noqa: F401 (the verdicts and the store are part of this module's API)
+    BROKEN, DOES_NOT_DETECT, FAILING, PROOFS_DIR, PROVEN, UNPROVABLE, load_proof, load_proofs, proof_path, store_proof,
+)
 from cc_hooks.guards.resolve import CONFIG, Guard
 from cc_hooks.guards.run import ANOMALY, HEALTHY, Outcome, guard_env, run_guard
 
-PROVEN, DOES_NOT_DETECT, BROKEN, UNPROVABLE = "PROVEN", "DOES-NOT-DETECT", "BROKEN", "UNPROVABLE"
-FAILING = (DOES_NOT_DETECT, BROKEN)
-PROOFS_DIR = "guards"
 WORKTREE_PREFIX = "cc-hooks-prove-"
 _SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
 
@@ -288,48 +288,6 @@ def _handlers(handlers: dict) -> Iterator[None]:
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
-
-
-# --- stored proofs ------------------------------------------------------------------
-
-
-def proof_path(state: Path, name: str) -> Path:
-    from cc_hooks.state import state_key
-
-    return Path(state) / PROOFS_DIR / f"{state_key(name)}.json"
-
-
-def store_proof(root: Path, proof: Proof) -> None:
-    from cc_hooks.state import state_dir, write_json
-
-    state = state_dir(root, create=True)
-    if state is not None:
-        write_json(proof_path(state, proof.guard), proof.to_dict())
-
-
-def load_proof(state: Optional[Path], name: str) -> Optional[dict]:
-    """The last stored proof of guard ``name``, or None."""
-    from cc_hooks.state import read_json
-
-    if state is None:
-        return None
-    data = read_json(proof_path(state, name))
-    return data if isinstance(data, dict) and isinstance(data.get("verdict"), str) else None
-
-
-def load_proofs(state: Optional[Path], names: Iterable[str]) -> dict[str, Optional[dict]]:
-    """``load_proof`` for many guards: the proofs folder is listed once, and only the proofs
-    stored there are opened (a ledger of 1,000 never-proven guards costs one ``scandir``)."""
-    from cc_hooks.state import state_key
-
-    names = list(names)
-    try:
-        stored = {entry.name for entry in os.scandir(Path(state) / PROOFS_DIR)} if state is not None else set()
-    except OSError:
-        stored = set()
-    if not stored:
-        return dict.fromkeys(names)
-    return {name: load_proof(state, name) if f"{state_key(name)}.json" in stored else None for name in names}
 
 
 def _apply_error(stderr: str) -> str:

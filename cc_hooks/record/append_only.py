@@ -13,14 +13,15 @@ appending a new dated entry).
 
 from __future__ import annotations
 
-import difflib
 import os
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 from cc_hooks.record.findings import Finding, finding
-from cc_hooks.record.markdown import Document, Section, collapse_whitespace
+
+if TYPE_CHECKING:  # pragma: no cover
+    from cc_hooks.record.markdown import Section
 
 RULES = {
     "entry-edited": "an earlier entry's text changed",
@@ -48,6 +49,8 @@ class _Entry:
 
 
 def _entries(text: str) -> list[_Entry]:
+    from cc_hooks.record.markdown import Document  # lazily: an unchanged ledger is never split
+
     _, sections = Document.parse(text).sections(2)
     seen: dict[str, int] = {}
     entries = []
@@ -59,6 +62,8 @@ def _entries(text: str) -> list[_Entry]:
 
 
 def _normalized(section: Section) -> list[tuple[int, str]]:
+    from cc_hooks.record.markdown import collapse_whitespace
+
     lines = [(section.start + i, collapse_whitespace(line)) for i, line in enumerate(section.lines)]
     lines = [(n, t) for n, t in lines if t]
     while len(lines) > 1 and lines[-1][1] in _RULE_LINES:
@@ -120,6 +125,8 @@ def _first_change(old: _Entry, new: _Entry, growth: bool) -> Optional[tuple[int,
         return None
     if old_texts == new_texts:
         return None
+    import difflib
+
     for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(a=old_texts, b=new_texts, autojunk=False).get_opcodes():
         if tag == "equal":
             continue

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Iterable, Optional
+from typing import TYPE_CHECKING, Iterable, Optional
 
 from pydantic import BaseModel
 
 from cc_hooks.record.findings import Finding, finding
-from cc_hooks.record.markdown import Document, Section
+
+if TYPE_CHECKING:  # pragma: no cover
+    from cc_hooks.record.markdown import Section
 
 
 class Extra(BaseModel):
@@ -121,6 +123,8 @@ class EntryBuilder:
 def build_entries(text: str, path: str, builder_class) -> tuple[Optional[str], int, list]:
     """(title, preamble end, [(builder, entry)]) of a ledger: each H2 section streamed through a
     ``builder_class(path, section, heading_at)``; a repeated heading is flagged on its builder."""
+    from cc_hooks.record.markdown import Document  # lazily: a remembered ledger is not parsed
+
     document = Document.parse(text)
     preamble, sections = document.sections(2)
     heading_at = {h.line: h for h in document.headings}

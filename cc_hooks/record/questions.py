@@ -174,9 +174,13 @@ class _Tree:
         from cc_hooks.git import run_git
         from cc_hooks.git import cat_blobs
 
+        import hashlib
+
         self.entries: dict[str, tuple[str, str]] = {}  # path -> (mode, sha)
         self.dirs: set[str] = set()
         out = run_git(root, "ls-tree", "-r", "-z", "--full-tree", "HEAD", timeout=timeout)
+        # Every path, mode and blob id at HEAD: what anything resolved against this tree depends on.
+        self.digest = hashlib.sha256(out.encode("utf-8", "surrogateescape")).hexdigest()
         for record in out.split("\0"):
             meta, tab, path = record.partition("\t")
             if not tab:
@@ -244,13 +248,34 @@ def check_questions(
         report.findings.append(finding(path, None, "questions-unreadable", f"cannot read: {exc}"))
         return report
     report.exists = True
-    report.questions, report.findings = parse_questions(text, path)
+    report.questions, report.findings = _parsed_questions(text, path, state)
     results = resolve_pointers(root, [p for q in report.questions for p in q.pointers], timeout=timeout, tree=tree, state=state)
     for question in report.questions:
         if question.pointers:
             question.results = [results[p] for p in question.pointers]
             question.grade, question.reason = grade(question.results)
     return report
+
+
+def _parsed_questions(text: str, path: str, state: Optional[Path]) -> tuple[list[Question], list["Finding"]]:
+    """``parse_questions``, remembered by the text when there is a state directory."""
+    if state is None:
+        return parse_questions(text, path)
+    from cc_hooks.memo import remember
+
+    def parse() -> dict:
+        questions, findings = parse_questions(text, path)
+        return {"questions": [[q.line, q.question, q.pointers, q.grade, q.reason] for q in questions],
+                "findings": [[f.line, f.rule, f.message] for f in findings]}
+
+    stored = remember(state, "questions", [path, text], parse)
+    questions = [Question(line, question, pointers, grade=grade_, reason=reason)
+                 for line, question, pointers, grade_, reason in stored["questions"]]
+    if not stored["findings"]:
+        return questions, []
+    from cc_hooks.record.findings import finding
+
+    return questions, [finding(path, line, rule, message) for line, rule, message in stored["findings"]]
 
 
 def grade(results: list[PointerResult]) -> tuple[str, str]:

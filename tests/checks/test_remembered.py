@@ -155,16 +155,16 @@ def test_guards_an_appended_cause_is_resolved(record_repo):
 
 
 def test_load_proofs_opens_only_stored_proofs(record_repo, monkeypatch):
-    from cc_hooks.guards import prove
+    from cc_hooks.guards import proofs
 
     opened = []
-    real = prove.load_proof
-    monkeypatch.setattr(prove, "load_proof", lambda state, name: opened.append(name) or real(state, name))
+    real = proofs.load_proof
+    monkeypatch.setattr(proofs, "load_proof", lambda state, name: opened.append(name) or real(state, name))
     state = record_repo.state
-    assert prove.load_proofs(state, ["a", "b"]) == {"a": None, "b": None} and opened == []
-    (state / prove.PROOFS_DIR).mkdir(parents=True, exist_ok=True)
-    (state / prove.PROOFS_DIR / "b.json").write_text('{"verdict": "PROVEN", "ref": "x"}')
-    assert prove.load_proofs(state, ["a", "b"]) == {"a": None, "b": {"verdict": "PROVEN", "ref": "x"}}
+    assert proofs.load_proofs(state, ["a", "b"]) == {"a": None, "b": None} and opened == []
+    (state / proofs.PROOFS_DIR).mkdir(parents=True, exist_ok=True)
+    (state / proofs.PROOFS_DIR / "b.json").write_text('{"verdict": "PROVEN", "ref": "x"}')
+    assert proofs.load_proofs(state, ["a", "b"]) == {"a": None, "b": {"verdict": "PROVEN", "ref": "x"}}
     assert opened == ["b"]
 
 
@@ -176,3 +176,96 @@ def test_a_run_reads_head_and_its_tree_once(record_repo, spawned):
     run_checks(ctx)
     assert sum(argv[3:] == ["rev-parse", "HEAD", "--abbrev-ref", "HEAD"] for argv in spawned) == 1
     assert git_runs(spawned, "ls-tree") == 1  # questions and guards resolve against one tree
+
+
+# --- facts read from the history behind HEAD ------------------------------------------
+
+
+def test_trailers_remembers_the_history_behind_head_and_rereads_a_new_head(record_repo, spawned):
+    assert check(record_repo, "trailers").status == PASS
+    spawned.clear()
+    assert check(record_repo, "trailers").status == PASS
+    assert git_runs(spawned, "log") == 0  # HEAD did not move: its history was remembered
+    record_repo.write("src/calc.py", "def add(a, b):\n    return int(a) + int(b)\n")
+    sha = record_repo.commit("fix: coerce inputs", "src/calc.py")
+    result = check(record_repo, "trailers")
+    assert result.status == FAIL and result.findings[0].commit == sha
+
+
+def test_dashboard_remembers_the_last_work_commit_by_head(record_repo, spawned):
+    record_repo.write("next_steps.md", record_repo.read("next_steps.md").replace(f"CURRENT STATE — {TODAY}", "CURRENT STATE — 2020-01-01"))
+    record_repo.commit("Backdate the state", "next_steps.md")
+    first = check(record_repo, "dashboard")
+    assert first.status == FAIL and first.findings[0].commit == record_repo.fix
+    spawned.clear()
+    assert check(record_repo, "dashboard").findings[0].commit == record_repo.fix
+    assert git_runs(spawned, "log", "-1") == 0
+    record_repo.write("src/extra.py", "X = 1\n")
+    work = record_repo.commit("Add a constant", "src/extra.py")
+    assert check(record_repo, "dashboard").findings[0].commit == work
+
+
+def test_history_is_not_remembered_when_replace_refs_rewrite_it(record_repo, spawned):
+    ctx = make_context(record_repo.root, Deadline(30))
+    assert ctx.history == ctx.head.sha
+    record_repo.git("replace", "--graft", "HEAD")  # HEAD now shows as a root commit: a different history
+    ctx = make_context(record_repo.root, Deadline(30))
+    assert ctx.history is None
+    spawned.clear()
+    check(record_repo, "trailers")
+    assert git_runs(spawned, "log") >= 1  # read live
+
+
+# --- questions -------------------------------------------------------------------------
+
+
+def test_questions_remembers_the_parse_and_the_pointed_file_contents(record_repo, monkeypatch, spawned):
+    from cc_hooks.record import questions
+
+    assert check(record_repo, "questions").status == PASS
+    calls = []
+    real = questions.parse_questions
+    monkeypatch.setattr(questions, "parse_questions", lambda text, file: calls.append(file) or real(text, file))
+    spawned.clear()
+    assert check(record_repo, "questions").status == PASS
+    assert calls == [] and git_runs(spawned, "cat-file") == 0  # neither the file nor what it points at was re-read
+    record_repo.write("COLDSTART_QUESTIONS.md", record_repo.read("COLDSTART_QUESTIONS.md") + "- Where is sub()? → src/calc.py:9\n")
+    result = check(record_repo, "questions")
+    assert calls == ["COLDSTART_QUESTIONS.md"]
+    assert result.status == FAIL and "out of range" in result.findings[0].message
+
+
+def test_the_warm_ledger_check_does_not_import_the_markdown_parser(record_repo):
+    import sys
+
+    script = ("import sys; from pathlib import Path; from cc_hooks.checks import run_check; "
+              "from cc_hooks.checks.context import make_context; from cc_hooks.runtime import Deadline; "
+              f"r = run_check(make_context(Path({str(record_repo.root)!r}), Deadline(30)), 'ledgers'); "
+              "print(r.status, 'cc_hooks.record.markdown' in sys.modules, 'cc_hooks.record.symptoms' in sys.modules)")
+    first = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout.split()
+    again = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout.split()
+    assert first == ["PASS", "True", "True"]  # the first run parses
+    assert again == ["PASS", "False", "False"]  # the second remembers: no parser loaded
+
+
+def test_guards_check_remembers_the_resolution_by_head_tree_but_reads_proofs_live(record_repo, monkeypatch):
+    import json
+
+    from cc_hooks.guards import proofs, resolve
+
+    assert check(record_repo, "guards").status == PASS
+    calls = []
+    real = resolve.resolve_guards
+    monkeypatch.setattr(resolve, "resolve_guards", lambda *a, **k: calls.append(1) or real(*a, **k))
+    assert check(record_repo, "guards").data["unproven"] == 1
+    assert calls == []  # same SYMPTOMS.md, configuration and HEAD tree: nothing resolved again
+    name = real(record_repo.root).guards[0].name
+    proof = {"verdict": proofs.BROKEN, "ref": "tests/test_calc.py::test_add", "reason": "fails at HEAD", "time": "t"}
+    (record_repo.state / proofs.PROOFS_DIR).mkdir(parents=True, exist_ok=True)
+    (record_repo.state / proofs.PROOFS_DIR / f"{name}.json").write_text(json.dumps(proof))
+    result = check(record_repo, "guards")
+    assert calls == [] and result.status == FAIL and "BROKEN" in result.findings[0].message
+    record_repo.write("README.md", "# calc\n")
+    record_repo.commit("Add a readme", "README.md")  # a new HEAD tree: resolved again
+    check(record_repo, "guards")
+    assert calls == [1]
