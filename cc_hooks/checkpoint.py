@@ -32,7 +32,7 @@ def _newest_json(folder: Path, compacted_only: bool = False) -> Optional[dict]:
     except OSError:
         return None
     for path in paths:
-        data = read_json(path)
+        data = _read_compacted(path) if compacted_only else read_json(path)
         if not isinstance(data, dict) or (compacted_only and not data.get("compacted")):
             continue
         created = data.get("created")
@@ -40,6 +40,21 @@ def _newest_json(folder: Path, compacted_only: bool = False) -> Optional[dict]:
         if when > best[0]:
             best = (when, {**data, "_path": str(path)})
     return best[1]
+
+
+def _read_compacted(path: Path) -> Optional[object]:
+    """``read_json``, skipping the parse of a checkpoint whose bytes lack a ``"compacted"`` key: a
+    session's uncompacted checkpoints (blocked or abandoned compactions, every benchmark run) add up."""
+    try:
+        raw = path.read_bytes()
+    except OSError:
+        return None
+    if b'"compacted"' not in raw:
+        return None
+    try:
+        return json.loads(raw.decode("utf-8"))
+    except ValueError:
+        return None
 
 
 def latest_checkpoint(directory: Optional[Path], session_id: Optional[str] = None, compacted_only: bool = False) -> Optional[dict]:

@@ -269,3 +269,19 @@ def test_guards_check_remembers_the_resolution_by_head_tree_but_reads_proofs_liv
     record_repo.commit("Add a readme", "README.md")  # a new HEAD tree: resolved again
     check(record_repo, "guards")
     assert calls == [1]
+
+
+def test_the_last_compacted_checkpoint_is_found_without_parsing_the_others(tmp_path, monkeypatch):
+    import json
+
+    from cc_hooks import checkpoint
+
+    for key, data in (("a", {"created": 1.0, "compacted": 5.0, "head": "old"}), ("b", {"created": 2.0, "head": "new"}),
+                      ("c", {"created": 3.0, "compacted": 6.0, "head": "newest"}), ("d", {"created": 4.0, "head": "none"})):
+        checkpoint.write_json(tmp_path / "checkpoints" / "s" / f"{key}.json", data)
+    parsed = []
+    real = json.loads
+    monkeypatch.setattr(checkpoint.json, "loads", lambda text, *a, **k: parsed.append(text) or real(text, *a, **k))
+    assert checkpoint.latest_checkpoint(tmp_path, "s", compacted_only=True)["head"] == "newest"
+    assert len(parsed) == 2  # b and d hold no "compacted" key: read, never parsed
+    assert checkpoint.latest_checkpoint(tmp_path, "s")["head"] == "none"  # without the filter all count
