@@ -42,3 +42,12 @@ def test_without_one_the_tracked_echoes_are_searched(repo, git_calls):
     repo.commit("echo", {"README.md": "Dashboard: file plan.md\n"})
     assert locate_dashboard(repo.path) == Declaration("file", "plan.md", "tracked-echo", "README.md", 1)
     assert git_calls == ["grep"]
+
+
+def test_the_exchanged_shapes_are_still_the_dashboard_module_s():
+    from cc_hooks.record import dashboard, dashboard_read
+
+    for name in ("PathRef", "Addresses", "extract_addresses", "Claim", "StateBlock", "QueueItem", "DashboardRead"):
+        assert getattr(dashboard, name) is getattr(dashboard_read, name)
+    with pytest.raises(AttributeError):
+        dashboard.NoSuchShape  # noqa: B018

@@ -74,11 +74,11 @@ def test_a_remembered_dashboard_needs_neither_its_parser_nor_the_extractor(recor
         "from cc_hooks.config import load_config\n"
         "from cc_hooks.runtime import Deadline\n"
         "r = build_rehydration(sys.argv[1], 'startup', load_config(sys.argv[1]), Deadline(20))\n"
-        "loaded = [m for m in ('cc_hooks.record.markdown', 'cc_hooks.claims.extract', 'cc_hooks.record.decisions', 'pkgutil') if m in sys.modules]\n"
+        "loaded = [m for m in ('cc_hooks.record.markdown', 'cc_hooks.claims.extract', 'cc_hooks.record.decisions', 'cc_hooks.record.dashboard_read', 'pkgutil') if m in sys.modules]\n"
         "print(sorted(r.counts.items()), loaded)\n"
     )
     runs = [subprocess.run([sys.executable, "-c", script, str(record.path)], capture_output=True, text=True, check=True).stdout for _ in range(2)]
-    assert "'cc_hooks.record.markdown', 'cc_hooks.claims.extract', 'cc_hooks.record.decisions'" in runs[0]
+    assert "'cc_hooks.record.markdown', 'cc_hooks.claims.extract', 'cc_hooks.record.decisions', 'cc_hooks.record.dashboard_read'" in runs[0]
     assert runs[1] == runs[0].split(" [")[0] + " []\n"
 
 

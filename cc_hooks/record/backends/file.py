@@ -20,18 +20,13 @@ from __future__ import annotations
 import datetime
 import re
 from pathlib import Path
-from typing import Optional, Sequence, Union
+from typing import TYPE_CHECKING, Optional, Sequence, Union
 
 from cc_hooks.fsutil import atomic_write_bytes
-from cc_hooks.record.dashboard import (
-    Claim,
-    DashboardError,
-    DashboardRead,
-    QueueItem,
-    StateBlock,
-    extract_addresses,
-    safe_relative_path,
-)
+from cc_hooks.record.dashboard import DashboardError, safe_relative_path
+
+if TYPE_CHECKING:  # pragma: no cover
+    from cc_hooks.record.dashboard_read import DashboardRead, QueueItem, StateBlock
 
 NAME = "file"
 _STATE_RE = re.compile(r"^current\s+state\b\s*(.*)$", re.IGNORECASE)
@@ -80,10 +75,7 @@ def parse(data: Union[bytes, str], locator: str = "next_steps.md") -> DashboardR
     """Parse a dashboard's content (never raises)."""
     if isinstance(data, str):
         data = data.encode("utf-8", "surrogatepass")
-    lines = _Lines(data)
-    result = DashboardRead(NAME, locator, exists=True)
-    _parse_into(lines, result)
-    return result
+    return parse_lines(_Lines(data), locator)
 
 
 def _parse_into(lines: _Lines, result: DashboardRead) -> None:
@@ -150,6 +142,8 @@ def _bullets(lines: _Lines, start: int, end: int, top_level_only: bool):
 
 
 def _state_block(lines: _Lines, heading) -> StateBlock:
+    from cc_hooks.record.dashboard_read import Claim, StateBlock, extract_addresses
+
     end = _section_end(lines, heading)
     date_text = _DATE_LEAD_RE.match(_STATE_RE.match(heading.text).group(1)).group(1)
     date = date_text[:10] if len(date_text) >= 10 and _markdown().is_iso_date(date_text[:10]) and not date_text[10:11].isdigit() else None
@@ -181,6 +175,8 @@ def _date_findings(file: str, block: StateBlock) -> list:
 
 
 def _queue_items(lines: _Lines, heading) -> list[QueueItem]:
+    from cc_hooks.record.dashboard_read import QueueItem, extract_addresses
+
     items = []
     for number, text in _bullets(lines, heading.line + 1, _section_end(lines, heading), top_level_only=True):
         match = _ITEM_RE.match(text)
@@ -231,6 +227,7 @@ class Backend:
             rule, message = "dashboard-bad-path", str(exc)
         except OSError as exc:
             rule, message = "dashboard-unreadable", f"cannot read: {exc}"
+        from cc_hooks.record.dashboard_read import DashboardRead
         from cc_hooks.record.findings import finding
 
         return b"", DashboardRead(NAME, self.locator, False, findings=[finding(self.locator, None, rule, message)])
@@ -298,6 +295,8 @@ class Backend:
 
 
 def parse_lines(lines: _Lines, locator: str) -> DashboardRead:
+    from cc_hooks.record.dashboard_read import DashboardRead
+
     result = DashboardRead(NAME, locator, True)
     _parse_into(lines, result)
     return result
