@@ -9,6 +9,7 @@ depends on what kinds of claims there are, never on how many.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Iterable, Optional
 
@@ -75,15 +76,13 @@ class VerifyContext:
         self._subjects: dict[str, str] = {}
         self._objects: dict[str, Optional[tuple[str, str]]] = {}
         self._tree: Optional[list[tuple[str, str, str]]] = None
-        self._state: Optional[tuple[Optional[Path]]] = None
 
-    def state(self) -> Optional[Path]:
-        """The state dir (``cc_hooks.state.state_dir``), found once; None outside a repository."""
-        if self._state is None:
-            from cc_hooks.state import state_dir
+    @cached_property
+    def state_dir(self) -> Optional[Path]:
+        """Where facts derived from bytes are remembered (``cc_hooks.state.state_dir``); None outside a repository."""
+        from cc_hooks.state import state_dir
 
-            self._state = (state_dir(self.root),)
-        return self._state[0]
+        return state_dir(self.root)
 
     # --- budget -----------------------------------------------------------------
 

@@ -107,7 +107,7 @@ def _entries(ctx: VerifyContext) -> tuple[list[Entry], Optional[str]]:
         return [], f"{name} does not exist"
     except OSError as exc:
         return [], f"{name} cannot be read ({exc.strerror or exc})"
-    facts = remember(ctx.state(), "position-entries", [name, data], lambda: _parse_entries(data, name))
+    facts = remember(ctx.state_dir, "position-entries", [name, data], lambda: _parse_entries(data, name))
     return [Entry(*fact) for fact in facts], None
 
 
