@@ -198,6 +198,22 @@ def _read(ctx) -> Optional[Sweep]:
     return to_sweep(read_live(ctx.transcript_path), ctx.root)
 
 
+def _commits_since(ctx, since: str) -> list[str]:
+    """The commits on HEAD since ``since``, remembered by HEAD's commit id (``CheckContext.history``)."""
+    args = ("log", f"--since={since}", "--format=%H", "-n", "200", "HEAD")
+    if ctx.history is None:
+        return ctx.git(*args, check=False).split()
+    from cc_hooks.git import GitError, GitTimeout
+    from cc_hooks.memo import remember
+
+    try:
+        return remember(ctx.state, "session-log", [ctx.history, since], lambda: ctx.git(*args).split())
+    except GitTimeout:
+        raise
+    except GitError:
+        return ctx.git(*args, check=False).split()  # as before; a failure is not remembered
+
+
 def session_edits(ctx) -> list[str]:
     found = sweep(ctx)
     return list(found.edits) if found else []
@@ -215,8 +231,7 @@ def session_commits(ctx) -> list[str]:
         return []
     shas = []
     if found.first_commit_at:
-        out = ctx.git("log", f"--since={found.first_commit_at}", "--format=%H", "-n", "200", "HEAD", check=False)
-        shas += out.split()
+        shas += _commits_since(ctx, found.first_commit_at)
     if found.commit_hints:
         from cc_hooks.git import object_types
 

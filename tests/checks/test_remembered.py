@@ -285,3 +285,18 @@ def test_the_last_compacted_checkpoint_is_found_without_parsing_the_others(tmp_p
     assert checkpoint.latest_checkpoint(tmp_path, "s", compacted_only=True)["head"] == "newest"
     assert len(parsed) == 2  # b and d hold no "compacted" key: read, never parsed
     assert checkpoint.latest_checkpoint(tmp_path, "s")["head"] == "none"  # without the filter all count
+
+
+def test_session_commits_since_the_first_commit_command_are_remembered_by_head(record_repo, spawned):
+    from cc_hooks.checks.session_sweep import _commits_since
+
+    since = "2000-01-01T00:00:00Z"
+    ctx = make_context(record_repo.root, Deadline(30))
+    first = _commits_since(ctx, since)
+    assert record_repo.fix in first
+    spawned.clear()
+    assert _commits_since(make_context(record_repo.root, Deadline(30)), since) == first
+    assert git_runs(spawned, "log") == 0
+    record_repo.write("src/extra.py", "X = 1\n")
+    new = record_repo.commit("Add a constant", "src/extra.py")
+    assert _commits_since(make_context(record_repo.root, Deadline(30)), since)[0] == new
