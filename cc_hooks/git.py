@@ -108,6 +108,25 @@ def _text(data: bytes) -> str:
     return data.decode("utf-8", "replace").replace("\r\n", "\n").replace("\r", "\n")
 
 
+def config_fingerprint(common_dir: str | os.PathLike) -> bytes:
+    """The bytes of every git configuration file a command in this repository reads (repository,
+    global, XDG, system) and the environment variables that add or replace them: what a fact
+    remembered from git's output must be keyed by when configuration can shape that output."""
+    home = os.path.expanduser("~")
+    xdg = os.environ.get("XDG_CONFIG_HOME") or os.path.join(home, ".config")
+    files = [os.path.join(common_dir, "config"), os.path.join(common_dir, "config.worktree"),
+             os.environ.get("GIT_CONFIG_GLOBAL") or os.path.join(home, ".gitconfig"), os.path.join(xdg, "git", "config"),
+             os.environ.get("GIT_CONFIG_SYSTEM") or "/etc/gitconfig"]
+    parts = [f"{k}={v}" for k, v in sorted(os.environ.items()) if k.startswith("GIT_CONFIG")]
+    for name in files:
+        try:
+            with open(name, "rb") as handle:
+                parts.append(f"{name}:{handle.read().hex()}")
+        except OSError:
+            parts.append(f"{name}: absent")
+    return "\n".join(parts).encode()
+
+
 def cat_blobs(root: str | os.PathLike, names: Iterable[str], timeout: float = 30.0) -> dict[str, Optional[bytes]]:
     """One ``git cat-file --batch`` for all object names: name -> content (None when missing)."""
     names = list(dict.fromkeys(n for n in names if n and "\n" not in n))

@@ -60,11 +60,10 @@ def _history(ctx, symptoms: str | None) -> tuple[str, list[list]]:
 
 
 def _git_config(ctx) -> bytes:
-    """The repository's git configuration: it shapes how git reads trailers."""
-    try:
-        return (ctx.state.parent / "config").read_bytes()
-    except OSError:
-        return b""
+    """Every git configuration file and variable: they shape how git reads trailers."""
+    from cc_hooks.git import config_fingerprint
+
+    return config_fingerprint(ctx.state.parent)
 
 
 def _base(ctx) -> tuple[str | None, str]:

@@ -192,6 +192,19 @@ def test_trailers_remembers_the_history_behind_head_and_rereads_a_new_head(recor
     assert result.status == FAIL and result.findings[0].commit == sha
 
 
+def test_trailers_rereads_the_history_when_any_git_configuration_changes(record_repo, spawned, monkeypatch, tmp_path):
+    user_config = tmp_path / "global.gitconfig"
+    user_config.write_text("[user]\n\tname = A\n")
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(user_config))
+    check(record_repo, "trailers")
+    spawned.clear()
+    check(record_repo, "trailers")
+    assert git_runs(spawned, "log") == 0
+    user_config.write_text("[trailer]\n\tseparators = \":#\"\n")  # how git reads trailers, set outside the repository
+    check(record_repo, "trailers")
+    assert git_runs(spawned, "log") >= 1
+
+
 def test_dashboard_remembers_the_last_work_commit_by_head(record_repo, spawned):
     record_repo.write("next_steps.md", record_repo.read("next_steps.md").replace(f"CURRENT STATE — {TODAY}", "CURRENT STATE — 2020-01-01"))
     record_repo.commit("Backdate the state", "next_steps.md")
