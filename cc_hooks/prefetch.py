@@ -19,7 +19,6 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import threading
 from typing import Optional
 
 EVENTS = ("SessionStart", "PreCompact", "PostCompact")
@@ -36,20 +35,30 @@ Key = tuple  # (root, args, stdin bytes or None)
 
 
 class _Running:
+    """A started git: its stdin is written now (what the pipe takes without blocking), and its
+    output is read when the handler asks for it: no thread competes with the imports meanwhile."""
+
     def __init__(self, argv: list[str], stdin: Optional[bytes], env: dict):
         self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
-        self.done = threading.Event()
-        self.out = self.err = b""
-        threading.Thread(target=self._collect, args=(stdin,), daemon=True).start()
+        self.rest: Optional[bytes] = None
+        if stdin is not None:
+            self._feed(stdin)
 
-    def _collect(self, stdin: Optional[bytes]) -> None:
+    def _feed(self, data: bytes) -> None:
+        handle = self.proc.stdin
+        os.set_blocking(handle.fileno(), False)
         try:
-            self.out, self.err = self.proc.communicate(stdin)
-        except (OSError, ValueError):
-            pass
-        finally:
-            self.done.set()
+            written = os.write(handle.fileno(), data) if data else 0
+        except BlockingIOError:
+            written = 0
+        except BrokenPipeError:  # git exited early; its answer says why
+            written = len(data)
+        if written < len(data):
+            self.rest = data[written:]  # communicate() writes the rest when the answer is wanted
+            return
+        handle.close()
+        self.proc.stdin = None
 
     def kill(self) -> None:
         if self.proc.poll() is None:
@@ -68,6 +77,19 @@ class _Session:
         self.started: list[_Running] = []
         self.journal: list[dict] = []
         self.hits = 0
+
+    def spawn(self, env: dict) -> None:
+        """Start every learned command (~1 ms each: far less than the wait each saves later)."""
+        try:
+            for entry in self.learned:
+                stdin = entry["stdin"].encode("latin-1") if entry["stdin"] is not None else None
+                key = (self.root, tuple(entry["args"]), stdin)
+                if key not in self.running:
+                    running = _Running(["git", "-C", self.root, *entry["args"]], stdin, env)
+                    self.running[key] = running
+                    self.started.append(running)
+        except Exception:  # no git, no processes left: what started is used, the rest runs as usual
+            pass
 
     def record(self, key: Key) -> None:
         root, args, stdin = key
@@ -95,18 +117,10 @@ def start(event: str, cwd: str) -> None:
             return
         root = str(top)
         store = os.path.join(common, STATE_DIR_NAME, FILE.format(event=event))
-        learned = _load(store, root)
-        _session = _Session(event, root, store, learned)
-        env = {**os.environ, **GIT_ENV}
-        for entry in learned:
-            stdin = entry["stdin"].encode("latin-1") if entry["stdin"] is not None else None
-            key = (root, tuple(entry["args"]), stdin)
-            if key not in _session.running:
-                _session.running[key] = _Running(["git", "-C", root, *entry["args"]], stdin, env)
-                _session.started.append(_session.running[key])
-    except Exception:  # prefetching is only ever a speed-up: without git, or without processes, skip it
-        for running in _session.started if _session is not None else ():
-            running.kill()
+        session = _Session(event, root, store, _load(store, root))
+        session.spawn({**os.environ, **GIT_ENV})  # not in a thread: it would take the GIL from the imports
+        _session = session
+    except Exception:  # prefetching is only ever a speed-up
         _session = None
 
 
@@ -127,10 +141,12 @@ def take(root, args: tuple, stdin: Optional[bytes]) -> Optional[_Running]:
 
 def wait(running: _Running, timeout: Optional[float]) -> Optional[subprocess.CompletedProcess]:
     """The finished process, or None after ``timeout`` seconds (the process is killed)."""
-    if not running.done.wait(timeout):
+    try:
+        out, err = running.proc.communicate(running.rest, timeout=timeout)
+    except subprocess.TimeoutExpired:
         running.kill()
         return None
-    return subprocess.CompletedProcess(running.proc.args, running.proc.returncode, running.out, running.err)
+    return subprocess.CompletedProcess(running.proc.args, running.proc.returncode, out, err)
 
 
 def finish() -> Optional[dict]:
@@ -142,8 +158,11 @@ def finish() -> Optional[dict]:
         return None
     for running in session.started:
         running.kill()
-    for running in session.started:
-        running.done.wait(1.0)
+    for running in session.running.values():  # never taken: reap them and close their pipes
+        try:
+            running.proc.communicate(timeout=1.0)
+        except (subprocess.TimeoutExpired, OSError, ValueError):
+            pass
     if session.journal and session.journal != session.learned:
         _save(session.store, session.root, session.journal)
     return {"started": len(session.started), "hits": session.hits, "unused": len(session.running)}

@@ -234,3 +234,26 @@ def test_hook_start_up_imports_stay_light(repo, name, fields, allowed):
     code = HOOK_IMPORTS.format(payload=repr(event(name, repo, **fields)))
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=repo, check=True).stdout
     assert json.loads(out.splitlines()[-1]) == allowed
+
+
+def test_the_hook_process_runs_and_exits_without_the_cyclic_collector(repo):
+    """The process Claude Code starts disables the collector and freezes what it made before exiting;
+    the same runtime called as a library leaves the caller's collector as it was."""
+    code = textwrap.dedent("""
+        import gc, sys
+        from cc_hooks.cli import main
+        code = main(["hook"])
+        print(f"collector {gc.isenabled()} frozen {gc.get_freeze_count() > 0}", file=sys.stderr)
+        raise SystemExit(code)
+    """)
+    payload = {"hook_event_name": "SessionStart", "session_id": "gc", "cwd": str(repo), "source": "startup"}
+    proc = subprocess.run([sys.executable, "-c", code], input=json.dumps(payload).encode(), capture_output=True, cwd=repo, timeout=60)
+    assert proc.returncode == 0 and b"rehydration report" in proc.stdout
+    assert proc.stderr.decode().strip().endswith("collector False frozen True")
+
+    import gc
+    import io
+
+    assert gc.isenabled()
+    runtime.run_hook(io.BytesIO(json.dumps(payload).encode()), io.StringIO(), io.StringIO())
+    assert gc.isenabled()

@@ -141,7 +141,7 @@ def test_a_prefetched_answer_reads_exactly_like_a_run_git_answer(git_repo):
 def test_a_prefetched_command_that_hangs_times_out_and_is_killed(git_repo):
     running = prefetch._Running([sys.executable, "-c", "import time; time.sleep(30)"], None, dict(os.environ))
     assert prefetch.wait(running, 0.2) is None
-    assert running.done.wait(5) and running.proc.returncode is not None
+    assert running.proc.wait(5) is not None  # killed, not left running
 
 
 def test_git_never_reads_the_hooks_stdin(git_repo):
@@ -157,3 +157,13 @@ def test_git_never_reads_the_hooks_stdin(git_repo):
 
 def test_the_runtime_and_the_module_agree_on_the_events():
     assert runtime.PREFETCH_EVENTS == prefetch.EVENTS
+
+
+def test_a_stdin_larger_than_the_pipe_is_written_when_the_answer_is_wanted(git_repo):
+    """The early write takes what the pipe holds without blocking; the rest goes at wait()."""
+    names = b"HEAD:README.md\n" * 40_000  # ~600 KB
+    running = prefetch._Running(["git", "-C", str(git_repo), "cat-file", "--batch-check=%(objecttype)"], names,
+                                {**os.environ, **gitmod.GIT_ENV})
+    assert running.rest  # more than a pipe holds
+    answer = prefetch.wait(running, 30)
+    assert answer.returncode == 0 and answer.stdout == b"blob\n" * 40_000

@@ -12,8 +12,15 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
+    import gc
     import sys
 
+    # A hook process lives for a fraction of a second: the cyclic collector would only walk the
+    # objects pydantic's import creates, again and again, and once more at exit (DECISIONS.md).
+    gc.disable()
     from cc_hooks.runtime import run_hook
 
-    return run_hook(sys.stdin.buffer, sys.stdout, sys.stderr)
+    try:
+        return run_hook(sys.stdin.buffer, sys.stdout, sys.stderr)
+    finally:
+        gc.freeze()  # the answer is written: the exit need not walk them either
