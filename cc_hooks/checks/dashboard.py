@@ -11,32 +11,30 @@ OWN_KINDS = ("queue", "git")  # the other kinds of contradicted dashboard claims
 
 
 def run(ctx):
-    from cc_hooks.record.dashboard import DashboardError, get_backend
+    from cc_hooks.checks.claims_adapter import dashboard_facts
 
-    declaration = ctx.declaration[0]
-    try:
-        read = get_backend(declaration.backend, ctx.root, declaration.locator).read()
-    except DashboardError as exc:
-        return could_not_check(ID, str(exc))
-    where = declaration.locator
-    if not read.exists:
+    facts = dashboard_facts(ctx)
+    if isinstance(facts, str):
+        return could_not_check(ID, facts)
+    where = ctx.declaration[0].locator
+    if not facts["exists"]:
         return verdict(ID, [Finding(f"the dashboard `{where}` does not exist (`cc-hooks init` creates it)", file=where)], "", "no dashboard")
-    findings = [Finding(f.message, file=f.file, line=f.line) for f in read.findings if f.severity == "error"]
-    findings += _date_findings(ctx, read, where)
+    findings = [Finding(message, file=file, line=line) for message, file, line in facts["errors"]]
+    findings += _date_findings(ctx, facts["state"], where)
     findings += [finding for kind, finding in claim_findings(ctx) if kind in OWN_KINDS]
-    date = read.state.date if read.state else None
+    date = facts["state"]["date"] if facts["state"] else None
     return verdict(ID, findings, f"`{where}` dated {date}, true against HEAD", "{n} dashboard problem(s)")
 
 
-def _date_findings(ctx, read, where: str) -> list[Finding]:
-    if read.state is None:
+def _date_findings(ctx, state: dict | None, where: str) -> list[Finding]:
+    if state is None:
         return [Finding("no `## CURRENT STATE — <date>` block", file=where)]
-    if read.state.date is None:
-        return [Finding(f"the CURRENT STATE block is not dated (heading says {read.state.date_text!r})", file=where, line=read.state.line)]
+    if state["date"] is None:
+        return [Finding(f"the CURRENT STATE block is not dated (heading says {state['date_text']!r})", file=where, line=state["line"])]
     last = last_work_commit(ctx)
-    if last and last[1] > read.state.date:
-        return [Finding(f"the CURRENT STATE block is dated {read.state.date}, older than commit {last[0][:12]} of {last[1]} "
-                        f"that changed work outside the record; update the state", file=where, line=read.state.line, commit=last[0])]
+    if last and last[1] > state["date"]:
+        return [Finding(f"the CURRENT STATE block is dated {state['date']}, older than commit {last[0][:12]} of {last[1]} "
+                        f"that changed work outside the record; update the state", file=where, line=state["line"], commit=last[0])]
     return []
 
 

@@ -261,6 +261,25 @@ def test_the_warm_ledger_check_does_not_import_the_markdown_parser(record_repo):
     assert again == ["PASS", "False", "False"]  # the second remembers: no parser loaded
 
 
+def test_the_dashboard_is_extracted_once_per_content_and_verified_every_run(record_repo):
+    import sys
+
+    script = ("import sys; from pathlib import Path; from cc_hooks.checks import run_checks; "
+              "from cc_hooks.checks.context import make_context; from cc_hooks.runtime import Deadline; "
+              f"r = run_checks(make_context(Path({str(record_repo.root)!r}), Deadline(30)), ['stale-claims', 'dashboard']); "
+              "print(*[x.status for x in r], 'cc_hooks.claims.extract' in sys.modules)")
+
+    def run() -> list[str]:
+        return subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout.split()
+
+    assert run() == ["PASS", "PASS", "True"]  # the first run extracts the claims
+    assert run() == ["PASS", "PASS", "False"]  # the same bytes: remembered, no extractor loaded
+    record_repo.git("branch", "-m", "main", "trunk")  # the dashboard's `main` is gone: same bytes, new verdict
+    assert run()[1:] == ["FAIL", "False"]
+    record_repo.write("next_steps.md", record_repo.read("next_steps.md").replace("`main`", "`trunk`"))
+    assert run() == ["PASS", "PASS", "True"]  # new bytes: extracted again
+
+
 def test_guards_check_remembers_the_resolution_by_head_tree_but_reads_proofs_live(record_repo, monkeypatch):
     import json
 
