@@ -6,7 +6,7 @@ by ``doctor``; a file that does not parse is an error the caller turns into a
 finding (hooks fall back to defaults and say so).
 """
 
-from __future__ import annotations
+# No `from __future__ import annotations`: pydantic would then evaluate every field annotation from a string.
 
 import sys
 from pathlib import Path

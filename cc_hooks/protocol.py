@@ -12,7 +12,7 @@ Outputs only carry what each event honours (``../shared/docs/claude-code-platfor
 - PostCompact: plain stdout, shown to the user only; never ``hookSpecificOutput``.
 """
 
-from __future__ import annotations
+# No `from __future__ import annotations`: pydantic would then evaluate every field annotation from a string.
 
 import json
 from typing import Any, Literal, Optional
