@@ -129,7 +129,11 @@ def test_compaction_after_real_work(wired: ClaudeRunner) -> None:
 
 
 def break_state_dir(repo: Path) -> None:
-    (repo / ".git" / "cc-hooks").write_text("not a directory\n")
+    import shutil
+
+    state = repo / ".git" / "cc-hooks"
+    shutil.rmtree(state, ignore_errors=True)  # the first hooks may have made it already (the prefetch list)
+    state.write_text("not a directory\n")
 
 
 def break_head(repo: Path) -> None:
