@@ -38,6 +38,22 @@ def git_repo(tmp_path: Path) -> Path:
     return repo
 
 
+@pytest.fixture
+def git_verbs(monkeypatch) -> list[str]:
+    """The verb of every git process started through ``cc_hooks.git`` (text and bytes alike), in order."""
+    from cc_hooks import git as gitmod
+
+    verbs: list[str] = []
+    real = gitmod._run
+
+    def counting(root, args, *rest, **kwargs):
+        verbs.append(next((a for a in args if not a.startswith("-")), ""))
+        return real(root, args, *rest, **kwargs)
+
+    monkeypatch.setattr(gitmod, "_run", counting)
+    return verbs
+
+
 @pytest.fixture(scope="session")
 def shared_dir() -> Path:
     """``../shared`` beside the checkout (design docs and the real corpus)."""

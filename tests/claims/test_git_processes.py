@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
-
-from cc_hooks import git as gitmod
 from cc_hooks.claims.context import VerifyContext
 from cc_hooks.claims.extract import claim_from_line
 from cc_hooks.claims.model import CONTRADICTED, UNVERIFIED, VERIFIED
@@ -13,34 +10,25 @@ from cc_hooks.claims.verify import verify_claims
 from cc_hooks.runtime import Deadline
 
 
-@pytest.fixture
-def spawned(monkeypatch):
-    """The git verb of every git process started through cc_hooks.git."""
-    verbs = []
-    real = gitmod.run_git
-    monkeypatch.setattr(gitmod, "run_git", lambda root, *args, **kw: verbs.append(args[0]) or real(root, *args, **kw))
-    return verbs
-
-
-def test_objects_are_asked_once(repo, spawned):
+def test_objects_are_asked_once(repo, git_verbs):
     ctx = VerifyContext(repo.path, None, Deadline(20))
     head = repo.sha("HEAD")
     readme = repo.git("rev-parse", "HEAD:README.md").strip()
     assert ctx.objects([head, "HEAD:README.md"]) == {head: (head, "commit"), "HEAD:README.md": (readme, "blob")}
     assert ctx.objects(["HEAD:README.md", "abc0007"]) == {"HEAD:README.md": (readme, "blob"), "abc0007": None}
     assert ctx.objects([head, "abc0007"]) == {head: (head, "commit"), "abc0007": None}
-    assert spawned == ["cat-file", "cat-file"]  # the second only for abc0007; the third for nothing
+    assert git_verbs == ["cat-file", "cat-file"]  # the second only for abc0007; the third for nothing
 
 
-def test_verification_asks_every_verifier_s_objects_in_one_process(repo, spawned):
+def test_verification_asks_every_verifier_s_objects_in_one_process(repo, git_verbs):
     head = repo.sha("HEAD")
     claims = [claim_from_line(f"Landed in `{head[:8]}`.", "next_steps.md", 3), claim_from_line("See `README.md:1`.", "next_steps.md", 4)]
     verify_claims(repo.path, claims, None, Deadline(20))
     assert [c.verdict for c in claims] == [VERIFIED, VERIFIED]
-    assert spawned.count("cat-file") == 1
+    assert git_verbs.count("cat-file") == 1
 
 
-def test_targets_at_one_commit_share_an_ancestry_process(repo, spawned):
+def test_targets_at_one_commit_share_an_ancestry_process(repo, git_verbs):
     base = repo.sha("HEAD")
     repo.git("checkout", "-q", "-b", "side")
     side = repo.commit("side work")
@@ -48,20 +36,20 @@ def test_targets_at_one_commit_share_an_ancestry_process(repo, spawned):
     main = repo.commit("main work")
     ctx = VerifyContext(repo.path, None, Deadline(20))
     ctx.refs(), ctx.status()
-    spawned.clear()
+    git_verbs.clear()
     asks = {"HEAD": {base, side, main}, "refs/heads/main": {side}, "refs/heads/side": {base, side, main}}
     assert ctx.outside(asks) == {"HEAD": {side}, "refs/heads/main": {side}, "refs/heads/side": {main}}
-    assert spawned == ["rev-list", "rev-list"]  # HEAD and main are one commit; side is another
+    assert git_verbs == ["rev-list", "rev-list"]  # HEAD and main are one commit; side is another
     assert ctx.outside({"refs/heads/side": {side}}) == {"refs/heads/side": set()}
-    assert spawned == ["rev-list", "rev-list"]  # a target's own tip needs no process
+    assert git_verbs == ["rev-list", "rev-list"]  # a target's own tip needs no process
 
 
-def test_a_target_not_read_before_still_gets_its_own_process(repo, spawned):
+def test_a_target_not_read_before_still_gets_its_own_process(repo, git_verbs):
     base = repo.sha("HEAD")
     other = repo.commit("later")
     ctx = VerifyContext(repo.path, None, Deadline(20))
     assert ctx.outside({"HEAD~1": {base, other}, "HEAD": {base, other}}) == {"HEAD~1": {other}, "HEAD": set()}
-    assert spawned == ["rev-list", "rev-list"]
+    assert git_verbs == ["rev-list", "rev-list"]
 
 
 TEMPLATES = [
@@ -76,7 +64,7 @@ TEMPLATES = [
 ]
 
 
-def test_the_benchmark_dashboard_costs_nine_git_processes(repo, spawned):
+def test_the_benchmark_dashboard_costs_nine_git_processes(repo, git_verbs):
     """The shape of the 200-claim benchmark fixture (bench/bench_rehydrate.py ``dashboard``)."""
     shas = [repo.commit(f"Change {n}", {f"src/mod{n}.py": f"VALUE = {n}\nprint(VALUE)\n"}) for n in range(6)]
     repo.git("branch", "feature", shas[2])
@@ -88,10 +76,10 @@ def test_the_benchmark_dashboard_costs_nine_git_processes(repo, spawned):
     queued = [f"- 2025-12-01 — Refactor module {i % 6} helpers number {i}" for i in range(50)]
     text = "\n".join(["# Next steps", "", "## CURRENT STATE — 2025-12-01", "Resume point: continue on `main`.", *state, "", "## QUEUED", *queued, ""])
     repo.commit("dashboard", {"next_steps.md": text})
-    spawned.clear()
+    git_verbs.clear()
     result = build_rehydration(repo.path, "startup", repo.config(), Deadline(30))
-    assert sorted(spawned) == sorted(
-        ["for-each-ref", "status", "cat-file", "rev-list", "log", "check-ignore", "--literal-pathspecs", "log", "rev-list"]
+    assert sorted(git_verbs) == sorted(
+        ["for-each-ref", "status", "cat-file", "rev-list", "log", "check-ignore", "grep", "log", "rev-list"]
     )  # refs, work tree, objects, ancestry, subjects, ignores, line counts, queue window, staleness
     assert result.git_calls == 9
     assert result.counts == {VERIFIED: 127, CONTRADICTED: 37, UNVERIFIED: 37}  # as on the benchmark fixture

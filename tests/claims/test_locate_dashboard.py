@@ -4,16 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cc_hooks import git as gitmod
 from cc_hooks.record.dashboard import Declaration, find_declaration, locate_dashboard
-
-
-@pytest.fixture
-def git_calls(monkeypatch):
-    calls = []
-    real = gitmod.run_git
-    monkeypatch.setattr(gitmod, "run_git", lambda root, *args, **kw: calls.append(args[0]) or real(root, *args, **kw))
-    return calls
 
 
 @pytest.mark.parametrize(
@@ -32,16 +23,16 @@ def test_it_chooses_what_find_declaration_chooses(repo, files):
     assert locate_dashboard(repo.path, repo.config()) == find_declaration(repo.path, repo.config())[0]
 
 
-def test_a_claude_md_declaration_needs_no_git_process(repo, git_calls):
+def test_a_claude_md_declaration_needs_no_git_process(repo, git_verbs):
     repo.commit("declare", {"CLAUDE.md": "Dashboard: file plan.md\n", "README.md": "Dashboard: file other.md\n"})
     assert locate_dashboard(repo.path) == Declaration("file", "plan.md", "CLAUDE.md", "CLAUDE.md", 1)
-    assert git_calls == []
+    assert git_verbs == []
 
 
-def test_without_one_the_tracked_echoes_are_searched(repo, git_calls):
+def test_without_one_the_tracked_echoes_are_searched(repo, git_verbs):
     repo.commit("echo", {"README.md": "Dashboard: file plan.md\n"})
     assert locate_dashboard(repo.path) == Declaration("file", "plan.md", "tracked-echo", "README.md", 1)
-    assert git_calls == ["grep"]
+    assert git_verbs == ["grep"]
 
 
 def test_the_exchanged_shapes_are_still_the_dashboard_module_s():
