@@ -288,16 +288,34 @@ def result_text(block: dict) -> str:
     return ""
 
 
-def iter_records(buf, start: int, end: int) -> Iterator[tuple[int, Optional[dict]]]:
-    """(offset, record or None) for each non-blank line in [start, end)."""
-    pos = start
+def iter_records(buf, start: int, end: int, block: int = 1 << 20) -> Iterator[tuple[int, Optional[dict]]]:
+    """(offset, record or None) for each non-blank line in [start, end), split a block at a time
+    (a line longer than a block is joined from its pieces once, not copied block by block)."""
+    pending: list[bytes] = []
+    pending_at = pos = start
     while pos < end:
-        stop = buf.find(b"\n", pos, end)
-        if stop < 0:
-            stop = end
-        if stop > pos and not buf[pos:stop].isspace():
-            yield pos, parse_line(buf[pos:stop])
-        pos = stop + 1
+        data = buf[pos : min(end, pos + block)]
+        if not data:
+            break  # a short read: the file is shorter than it was
+        base, pos = pos, pos + len(data)
+        first = data.find(b"\n")
+        if first < 0:
+            pending.append(data)
+            continue
+        pending.append(data[:first])
+        yield from _records_of(pending_at, b"".join(pending))
+        offset = base + first + 1
+        lines = data[first + 1 :].split(b"\n")
+        for line in lines[:-1]:
+            yield from _records_of(offset, line)
+            offset += len(line) + 1
+        pending, pending_at = [lines[-1]], offset
+    yield from _records_of(pending_at, b"".join(pending))
+
+
+def _records_of(offset: int, line: bytes) -> Iterator[tuple[int, Optional[dict]]]:
+    if line and not line.isspace():
+        yield offset, parse_line(line)
 
 
 def _read(path: str, buf, size: int, max_bytes: Optional[int]) -> LiveTranscript:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -158,3 +159,23 @@ def test_fuzz_random_lines_never_raise(tmp_path_factory, chunks: list) -> None:
     path.write_bytes(b"\n".join(chunks))
     live = read_live(path)
     assert 0 <= live.live_offset <= live.size == path.stat().st_size
+
+
+@pytest.mark.parametrize("block", [1, 7, 64, 1 << 20])
+def test_records_are_split_the_same_whatever_the_block_size(tmp_path, block):
+    """Lines longer than a block, blank lines, a torn last line: offsets and records as a plain split gives them."""
+    from cc_hooks.transcript.reader import _FileView, iter_records, parse_line
+
+    lines = [b'{"a": 1}', b"", b"   ", b'{"long": "' + b"x" * 300 + b'"}', b"not json", b'{"b": [1, 2]}', b'{"torn": ']
+    data = b"\n".join(lines)
+    path = tmp_path / "t.jsonl"
+    path.write_bytes(data)
+    expected, offset = [], 0
+    for line in lines:
+        if line.strip():
+            expected.append((offset, parse_line(line)))
+        offset += len(line) + 1
+    with open(path, "rb") as handle, _FileView(handle, len(data)) as view:
+        assert list(iter_records(view, 0, len(data), block=block)) == expected
+        start = len(lines[0]) + 1  # from the middle of the file, as read_live starts at a boundary
+        assert list(iter_records(view, start, len(data), block=block)) == [e for e in expected if e[0] >= start]
