@@ -20,15 +20,11 @@ address becomes a check and a wrong address becomes a false contradiction:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Optional
 
-SHA = "sha"
-BRANCH = "branch"
-NAME = "name"  # a ref or a path, resolved by the verifier
-PATH = "path"
-REF = "ref"  # issue / ticket reference
-PROBE = "probe"
+from cc_hooks.claims.address import BRANCH, NAME, PATH, PROBE, REF, SHA, Address  # noqa: F401 (re-exported)
+
 
 KNOWN_EXTENSIONS = frozenset(
     """py pyi md rst txt toml yaml yml json jsonl ini cfg lock sh bash zsh fish ps1 bat c h cc cpp hpp cxx
@@ -66,30 +62,6 @@ _PLAIN_BRANCH_RE = re.compile(
     r"\b(?:branch|(?:merged?|rebased?|landed|pushed)\s+(?:in)?to|onto) (?![\s`])([A-Za-z0-9][\w./-]*[\w/-]|[A-Za-z0-9])",
     re.IGNORECASE,
 )
-
-
-@dataclass(frozen=True)
-class Address:
-    kind: str
-    value: str  # the sha, name, path (without :line), reference or probe name
-    line: Optional[int] = None  # path:line
-    end_line: Optional[int] = None  # path:line-end
-    quoted: bool = field(default=False, compare=False)  # written in backticks: a deliberate name
-
-    def __str__(self) -> str:
-        if self.kind == PROBE:
-            return f"(probe: {self.value})"
-        if self.line is None:
-            return self.value
-        return f"{self.value}:{self.line}" + (f"-{self.end_line}" if self.end_line else "")
-
-    def to_dict(self) -> dict:
-        data = {"kind": self.kind, "value": self.value}
-        if self.line is not None:
-            data["line"] = self.line
-        if self.end_line is not None:
-            data["end_line"] = self.end_line
-        return data
 
 
 def extract_addresses(text: str) -> list[Address]:

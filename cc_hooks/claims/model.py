@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional
 
-from cc_hooks.claims.addresses import REF, Address
+from cc_hooks.claims.address import REF, Address
 
 VERIFIED = "VERIFIED"
 CONTRADICTED = "CONTRADICTED"

@@ -18,7 +18,7 @@ import subprocess
 import time
 from dataclasses import dataclass
 
-from cc_hooks.claims import addresses as addr
+from cc_hooks.claims import address as addr
 from cc_hooks.claims.context import MIN_SECONDS, VerifyContext
 from cc_hooks.claims.model import CONTRADICTED, EXTERNAL, TIME_BUDGET, UNVERIFIED, VERIFIED, Claim
 from cc_hooks.claims.words import is_external_statement

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from cc_hooks.claims import addresses as addr
+from cc_hooks.claims import address as addr
 from cc_hooks.claims.context import Ref, VerifyContext
 from cc_hooks.claims.model import CONTRADICTED, QUEUE, UNVERIFIED, VERIFIED, Assertion, Claim
 

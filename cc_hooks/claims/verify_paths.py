@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 
-from cc_hooks.claims import addresses as addr
+from cc_hooks.claims import address as addr
 from cc_hooks.claims.context import VerifyContext
 from cc_hooks.claims.model import CONTRADICTED, POSITION, QUEUE, UNVERIFIED, VERIFIED, Claim
 

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import Optional
 
-from cc_hooks.claims import addresses as addr
+from cc_hooks.claims import address as addr
 from cc_hooks.claims.context import VerifyContext
 from cc_hooks.claims.model import CONTRADICTED, QUEUE, UNVERIFIED, VERIFIED, Claim
 from cc_hooks.claims.words import clearly_matches, significant_words
