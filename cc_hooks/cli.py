@@ -45,13 +45,17 @@ def build_parser():
 
 
 def main(argv: list[str] | None = None) -> int:
+    process = argv is None  # called as the program (console script, python -m), not as a library
     argv = sys.argv[1:] if argv is None else argv
     if argv == ["hook"]:
         # The hot path: Claude Code runs this on every hook event. Skip building
         # the whole parser (which imports every verb module).
         from cc_hooks.commands import hook
 
-        return hook.run(None)
+        code = hook.run(None)
+        if process:
+            hook.exit_process(code)
+        return code
     parser = build_parser()
     args = parser.parse_args(argv)
     if getattr(args, "_module", None) is None:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import threading
 from typing import Optional
 
 EVENTS = ("SessionStart", "PreCompact", "PostCompact")
@@ -77,9 +78,11 @@ class _Session:
         self.started: list[_Running] = []
         self.journal: list[dict] = []
         self.hits = 0
+        self.spawner: Optional[threading.Thread] = None
 
     def spawn(self, env: dict) -> None:
-        """Start every learned command (~1 ms each: far less than the wait each saves later)."""
+        """Start every learned command. Runs in a thread of its own: each start waits ~1 ms for git's
+        exec, with the GIL released, while the main thread imports."""
         try:
             for entry in self.learned:
                 stdin = entry["stdin"].encode("latin-1") if entry["stdin"] is not None else None
@@ -90,6 +93,12 @@ class _Session:
                     self.started.append(running)
         except Exception:  # no git, no processes left: what started is used, the rest runs as usual
             pass
+
+    def spawned(self) -> None:
+        """Wait until every learned command is started (long done by the time the handler asks)."""
+        if self.spawner is not None:
+            self.spawner.join()
+            self.spawner = None
 
     def record(self, key: Key) -> None:
         root, args, stdin = key
@@ -118,7 +127,10 @@ def start(event: str, cwd: str) -> None:
         root = str(top)
         store = os.path.join(common, STATE_DIR_NAME, FILE.format(event=event))
         session = _Session(event, root, store, _load(store, root))
-        session.spawn({**os.environ, **GIT_ENV})  # not in a thread: it would take the GIL from the imports
+        if session.learned:
+            session.spawner = threading.Thread(target=session.spawn, args=({**os.environ, **GIT_ENV},),
+                                               name="cc-hooks-prefetch", daemon=True)
+            session.spawner.start()
         _session = session
     except Exception:  # prefetching is only ever a speed-up
         _session = None
@@ -132,6 +144,7 @@ def take(root, args: tuple, stdin: Optional[bytes]) -> Optional[_Running]:
         return None
     key = (os.path.abspath(os.fspath(root)), tuple(args), stdin)
     session.record(key)
+    session.spawned()
     running = session.running.pop(key, None)
     if running is None:
         return None
@@ -156,6 +169,7 @@ def finish() -> Optional[dict]:
     session, _session = _session, None
     if session is None:
         return None
+    session.spawned()
     for running in session.started:
         running.kill()
     for running in session.running.values():  # never taken: reap them and close their pipes

@@ -236,20 +236,19 @@ def test_hook_start_up_imports_stay_light(repo, name, fields, allowed):
     assert json.loads(out.splitlines()[-1]) == allowed
 
 
-def test_the_hook_process_runs_and_exits_without_the_cyclic_collector(repo):
-    """The process Claude Code starts disables the collector and freezes what it made before exiting;
-    the same runtime called as a library leaves the caller's collector as it was."""
+def test_the_hook_process_runs_without_the_cyclic_collector(repo):
+    """The hook entry disables the collector; the runtime called as a library leaves the caller's alone."""
     code = textwrap.dedent("""
         import gc, sys
         from cc_hooks.cli import main
         code = main(["hook"])
-        print(f"collector {gc.isenabled()} frozen {gc.get_freeze_count() > 0}", file=sys.stderr)
+        print(f"collector {gc.isenabled()}", file=sys.stderr)
         raise SystemExit(code)
     """)
     payload = {"hook_event_name": "SessionStart", "session_id": "gc", "cwd": str(repo), "source": "startup"}
     proc = subprocess.run([sys.executable, "-c", code], input=json.dumps(payload).encode(), capture_output=True, cwd=repo, timeout=60)
     assert proc.returncode == 0 and b"rehydration report" in proc.stdout
-    assert proc.stderr.decode().strip().endswith("collector False frozen True")
+    assert proc.stderr.decode().strip().endswith("collector False")
 
     import gc
     import io
@@ -257,3 +256,30 @@ def test_the_hook_process_runs_and_exits_without_the_cyclic_collector(repo):
     assert gc.isenabled()
     runtime.run_hook(io.BytesIO(json.dumps(payload).encode()), io.StringIO(), io.StringIO())
     assert gc.isenabled()
+
+
+@pytest.mark.parametrize("event, fields, code", [
+    ("SessionStart", {"source": "startup"}, 0),
+    ("PreCompact", {"trigger": "manual"}, 2),  # block-manual: the exit status survives the fast exit
+])
+def test_the_hook_process_ends_right_after_its_flushed_answer(repo, event, fields, code):
+    """As a program, `cc-hooks hook` skips the interpreter's teardown (no atexit runs) once its whole
+    answer is flushed; as a library call it returns."""
+    if event == "PreCompact":
+        (repo / ".cc-hooks.toml").write_text('[hooks]\nprecompact_policy = "block-manual"\n')
+    program = textwrap.dedent("""
+        import atexit, sys
+        atexit.register(lambda: print("teardown ran", file=sys.stderr))
+        sys.argv = ["cc-hooks", "hook"]
+        from cc_hooks.cli import main
+        raise SystemExit(main())
+    """)
+    payload = {"hook_event_name": event, "session_id": "exit", "cwd": str(repo), **fields}
+    proc = subprocess.run([sys.executable, "-c", program], input=json.dumps(payload).encode(), capture_output=True, cwd=repo, timeout=60)
+    assert proc.returncode == code and b"teardown ran" not in proc.stderr
+    answer = proc.stdout if event == "SessionStart" else proc.stderr
+    assert answer.strip() and (event != "SessionStart" or json.loads(proc.stdout)["hookSpecificOutput"]["additionalContext"])
+    library = program.replace("raise SystemExit(main())", "raise SystemExit(main(['hook']))")
+    payload["session_id"] = "exit-library"  # a second manual /compact of one session within 60 s is let through
+    again = subprocess.run([sys.executable, "-c", library], input=json.dumps(payload).encode(), capture_output=True, cwd=repo, timeout=60)
+    assert again.returncode == code and b"teardown ran" in again.stderr
