@@ -6,7 +6,7 @@ noisy neighbour slows every command of a group alike), measures each hook's peak
 the targets of issue 8 as ratios measured in this same run, prints the tables and writes
 ``docs/benchmarks.md``.
 
-    python bench/run_all.py                 # full size (15-25 min); writes docs/benchmarks.md
+    python bench/run_all.py                 # full size (~5 min; building the fixtures the first time, ~10 more)
     python bench/run_all.py --smoke         # tiny fixtures, peers only if already installed (CI)
     python bench/run_all.py --smoke --out /tmp/b.md
     python bench/run_all.py --only hooks    # floors and hooks only (a few minutes): check a fix
@@ -73,46 +73,32 @@ NOTES = [
 # named: the benchmark's author may only change config/protocol/runtime/state/git/record).
 REMEDIES: dict[str, str] = {
     "SessionStart 200 claims / 10 claims": (
-        "Both dashboards cost the same 14 git processes (verification is batched per kind, not per claim); the 190 "
-        "extra claims cost only Python work: extraction (claims/extract.py `claim_from_line`, per line) and the "
-        "verifiers' bookkeeping. Measured in-process with the imports warm, the handler and its git children take "
-        "41 ms CPU for 10 claims and 80 ms for 200, against ~300 ms CPU for the whole process (CPU column above): "
-        "~1.1-1.2 in CPU time, close to the limit. Wall-time ratios of two half-second processes swing by ±20% under this run's load. "
-        "Fix for margin (owner K): extract the dashboard's claims in one pass over the block instead of one "
-        "classifier call per line."
+        "Both dashboards cost the same git processes (verification is batched per kind of fact, not per claim), "
+        "and an unchanged dashboard's claims are remembered by its bytes; the 190 extra claims cost only the "
+        "verifiers' bookkeeping, a few milliseconds. Two ~170 ms processes differ by about that much from run to "
+        "run on this machine: read the CPU-time ratio beside it."
     ),
     "SessionStart": (
-        "Where the time goes (profile below): start-up is at the floor (in CPU time, importing our pydantic "
-        "I/O and config models and validating a config costs 152 ms against 128 ms for `import pydantic, git`; "
-        "`defer_build` on the I/O models took ~28 ms off, commit 94d006e). The excess is the report's work: 14 git "
-        "processes (claims/context.py and the verifiers: `for-each-ref`, `status`, three `rev-list --stdin` "
-        "ancestry queries, two `cat-file --batch-check`, `log --no-walk` for subjects, `git grep -n`, "
-        "`git grep -c`, `ls-files`, `check-ignore`, `log --since`, `rev-list --count`; ~5-10 ms each on an idle "
-        "machine, several times that under load) and parsing all 500 entries of DECISIONS.md for the position "
-        "verifier (claims/verify_position.py `_entries` -> record/decisions.py, ~25 ms CPU). The 200/10-claim "
-        "ratio shows the verification is batched: its cost is per process, not per claim.\n\n"
-        "Fix (owner K, claims/): (1) cache the parsed ledgers across runs in the state directory, keyed by the "
-        "file's content hash (`model_dump_json` / `model_validate_json`), so an unchanged DECISIONS.md costs a "
-        "read and a hash; (2) fewer processes: one `cat-file --batch-check` for every object name of the "
-        "dashboard instead of two, the subjects from the same pass (`cat-file --batch` shows a commit's "
-        "message), one `git grep` for both the line and the count queries. The target (1.5x the import floor) "
-        "leaves ~110 ms over the floor on an idle machine: reachable with (1) and (2), not under this run's load."
+        "Where the time goes, in the order it is spent (in-process timeline, warm caches): interpreter start-up "
+        "and the runtime ~25 ms; the prefetch thread starts the 9 git commands the last run issued; importing "
+        "`cc_hooks.protocol` (pydantic's `BaseModel`, then its field machinery on the first model class) ~65 ms; "
+        "the first validation of the input ~19 ms (pydantic's schema generator and its plugin loader, which "
+        "imports `importlib.metadata`); config, report and claims imports ~15 ms; verification ~10 ms, every git "
+        "answer already waiting. The row 'pydantic: one model defined and validated' measures pydantic's own "
+        "share in this run: any hook that validates its input with pydantic pays it before doing anything. What "
+        "is left above the target is ours to cut: fewer git processes (the queue's staleness count and the "
+        "commit subjects could come from processes already run), and the ~30 dataclasses and regexes the claims "
+        "modules define at import."
     ),
     "PreCompact": (
-        "Where the time goes (profile below): the checklist re-derives facts from ledgers of 1,000 + 500 entries on "
-        "every compaction. (a) `tracked-homes` runs `claims.addresses.extract_addresses` on every line of every "
-        "record file (~29,000 lines here) to find the paths they name: the largest single cost. (b) `ledgers` "
-        "parses and validates SYMPTOMS.md (~170 ms CPU for 1,000 entries) and DECISIONS.md. (c) `stale-claims` "
-        "and `dashboard` verify the dashboard's claims (git processes). Fixed here: `guards` compiled and ran one regex per guard over the whole test "
-        "file (5.6 s, enough to exhaust the 10 s budget: commit 8fc83f3) and every check re-parsed "
-        "SYMPTOMS.md and diffed it against an identical HEAD copy (commit af67211).\n\n"
-        "Fix: (1) owner G2 (checks/tracked_homes.py) with K (claims/addresses.py): extract only PATH addresses, "
-        "in one regex pass over the whole file instead of the full classifier per line, and memoize the named "
-        "paths per record-file content hash in the state directory: ledgers are append-only, so only new entries "
-        "need extraction; (2) owner G2 (checks/ledgers.py): reuse the previous checkpoint's ledger findings when "
-        "the ledger's blob is unchanged since that checkpoint (same content hash), re-validating only what was "
-        "appended. With (1) and (2) PreCompact on an unchanged record "
-        "is the interpreter, pydantic, the transcript tail and ~10 git processes, which fits 2x the floor."
+        "Where the time goes (in-process timeline, warm caches): start-up and the prefetch thread ~15 ms, "
+        "importing the I/O models ~65 ms, the first validation ~19 ms, then the ten checks ~90 ms: `session` "
+        "reads and parses the ~1 MB after the last compaction boundary (whatever the file's size) and sweeps it, "
+        "`stale-claims` verifies the dashboard's 200 claims against git, and the ledgers, questions, guards and "
+        "trailers checks answer from what `cc_hooks.memo` remembers of unchanged files and of the history behind "
+        "HEAD, with 19 git processes all started during the imports. The row 'pydantic: one model defined and "
+        "validated' is pydantic's own share. Left to cut: the three `status` calls and the upstream `rev-parse` "
+        "could be one `status --porcelain=v2 --branch`, and the check modules' dataclasses and regexes."
     ),
     "cozempic diagnose / cc-hooks transcripts stats": (
         "Both read every line: `transcripts stats` classifies what is before the last boundary, cozempic "
@@ -136,7 +122,7 @@ class Size:
     warm: bool = True
 
 
-FULL = Size((10_000, 50_000), (10, 200), (12 * MB, 150 * MB), runs=7, heavy_runs=3)
+FULL = Size((10_000, 50_000), (10, 200), (12 * MB, 150 * MB), runs=11, heavy_runs=3)
 SMOKE = Size((300, 600), (10, 200), (1 * MB, 3 * MB), runs=1, heavy_runs=1,
              ledgers={"files": 40, "symptoms": 40, "decisions": 20, "questions": 30}, warm=False)
 
@@ -491,9 +477,9 @@ def render(results: dict, size: Size) -> str:
         "",
         f"- Machine: {meta['machine']}.",
         f"- Load average (1 min) at start {load[0]:.2f}, at end {load[1]:.2f}"
-        + (" — the machine was shared with other work (other test suites) during the run: absolute times are "
-           "inflated and drift; the ratios are measured in the same run, with each round interleaving every "
-           "command of its group." if max(load) > 1.0 else "."),
+        + (" (the benchmark's own processes count in it): absolute times drift with what else runs on the 2 "
+           "cores, so every claim is a ratio measured in the same run, each round interleaving every command of "
+           "its group." if max(load) > 1.0 else "."),
         (f"- Every figure: median of {size.runs} interleaved runs after a warm-up ({size.heavy_runs} for the "
          "transcript/peer group). Peak memory: max RSS of one more run (`/usr/bin/time -f %M`)." if size.warm else
          "- Smoke: one run per command, no warm-up, no memory run."),
@@ -592,7 +578,7 @@ def compile_package() -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--smoke", action="store_true", help="tiny fixtures, one run each; peers only if installed")
-    parser.add_argument("--runs", type=int, help="runs per command (default 7; 1 with --smoke)")
+    parser.add_argument("--runs", type=int, help="runs per command (default 11; 1 with --smoke)")
     parser.add_argument("--out", help="where to write the markdown (default docs/benchmarks.md; none with --smoke)")
     parser.add_argument("--save", help="also save the raw figures as JSON")
     parser.add_argument("--render", metavar="JSON", help="only render the markdown from figures saved by --save")
