@@ -1,4 +1,4 @@
-"""The dashboard: where it is declared, what a backend must do, and the claim addresses.
+"""The dashboard: where it is declared and what a backend must do.
 
 Declaration (methodology §6.2): a ``Dashboard: <backend> <locator>`` line in
 CLAUDE.md; else a tracked echo of it in any tracked file; else
@@ -33,11 +33,10 @@ _DECLARATION_RE = re.compile(r"^\s*Dashboard:[ \t]*(.*)$")
 _BACKEND_NAME_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 
 
-# What backends exchange and the claim addresses live in cc_hooks.record.dashboard_read, imported
-# when first used (a remembered dashboard never is): ``from cc_hooks.record.dashboard import Claim`` works.
-_READ_NAMES = frozenset(
-    "PathRef Addresses extract_addresses Claim StateBlock QueueItem DashboardRead".split()
-)
+# What backends exchange lives in cc_hooks.record.dashboard_read, imported when first used (a
+# remembered dashboard never is): ``from cc_hooks.record.dashboard import Claim`` works. What makes a
+# claim checkable is found by cc_hooks.claims.addresses, the one address extractor.
+_READ_NAMES = frozenset("Claim StateBlock QueueItem DashboardRead".split())
 
 
 def __getattr__(name: str):

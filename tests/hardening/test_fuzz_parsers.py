@@ -12,10 +12,11 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
+from cc_hooks.claims.addresses import extract_addresses
 from cc_hooks.claims.extract import extract_from_text
 from cc_hooks.config import ConfigError, load_config
 from cc_hooks.record.backends import file as dashboard_file
-from cc_hooks.record.dashboard import DashboardError, extract_addresses, parse_declaration, safe_relative_path
+from cc_hooks.record.dashboard import DashboardError, parse_declaration, safe_relative_path
 from cc_hooks.record.decisions import parse_decisions
 from cc_hooks.record.questions import clean_pointer, parse_questions, path_problem, split_pointer
 from cc_hooks.record.symptoms import parse_symptoms

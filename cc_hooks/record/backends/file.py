@@ -142,7 +142,7 @@ def _bullets(lines: _Lines, start: int, end: int, top_level_only: bool):
 
 
 def _state_block(lines: _Lines, heading) -> StateBlock:
-    from cc_hooks.record.dashboard_read import Claim, StateBlock, extract_addresses
+    from cc_hooks.record.dashboard_read import Claim, StateBlock
 
     end = _section_end(lines, heading)
     date_text = _DATE_LEAD_RE.match(_STATE_RE.match(heading.text).group(1)).group(1)
@@ -153,13 +153,13 @@ def _state_block(lines: _Lines, heading) -> StateBlock:
             continue
         match = _RESUME_RE.match(lines.clean[number - 1])
         if match and match.group(2).strip():
-            resume = Claim(number, match.group(2).strip(), "resume", extract_addresses(match.group(2)))
+            resume = Claim(number, match.group(2).strip(), "resume")
             claims.append(resume)
             break
     for number, text in _bullets(lines, heading.line + 1, end, top_level_only=False):
         if resume is not None and number == resume.line:
             continue
-        claims.append(Claim(number, text, "bullet", extract_addresses(text)))
+        claims.append(Claim(number, text, "bullet"))
     claims.sort(key=lambda c: (c.kind != "resume", c.line))
     return StateBlock(heading.line, end, date, date_text, resume, claims)
 
@@ -175,13 +175,13 @@ def _date_findings(file: str, block: StateBlock) -> list:
 
 
 def _queue_items(lines: _Lines, heading) -> list[QueueItem]:
-    from cc_hooks.record.dashboard_read import QueueItem, extract_addresses
+    from cc_hooks.record.dashboard_read import QueueItem
 
     items = []
     for number, text in _bullets(lines, heading.line + 1, _section_end(lines, heading), top_level_only=True):
         match = _ITEM_RE.match(text)
         done, date, rest = bool(match.group(1)), match.group(2), match.group(3).strip()
-        items.append(QueueItem(number, date, rest, done, extract_addresses(rest)))
+        items.append(QueueItem(number, date, rest, done))
     return items
 
 
