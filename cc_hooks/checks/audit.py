@@ -106,4 +106,4 @@ def last_record_change(ctx) -> float | None:
 
 
 def _dirty(ctx, path: str) -> bool:
-    return bool(ctx.git("status", "--porcelain", "--", path).strip())
+    return path in ctx.dirty

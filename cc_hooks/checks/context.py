@@ -92,16 +92,35 @@ class CheckContext:
         return tracked_files(self.root, timeout=self.timeout())
 
     @cached_property
+    def worktree(self) -> dict:
+        """One ``git status --porcelain=v2 --branch --untracked-files=all``: ``changes`` (path -> its
+        two-letter status, as porcelain v1 writes it), ``upstream`` and ``ahead`` (the upstream only when
+        git can compare HEAD with it)."""
+        out = self.git("status", "--porcelain=v2", "--branch", "--untracked-files=all", "-z")
+        changes: dict[str, str] = {}
+        upstream, ahead = None, None
+        records, index = out.split("\0"), 0
+        while index < len(records):
+            record = records[index]
+            index += 1
+            if record.startswith("# "):
+                key, _, value = record[2:].partition(" ")
+                if key == "branch.upstream":
+                    upstream = value
+                elif key == "branch.ab":
+                    ahead = int(value.split()[0])
+            elif record.startswith("? "):
+                changes[record[2:]] = "??"
+            elif record[:2] in ("1 ", "2 ", "u "):
+                fields = record.split(" ", {"1": 8, "2": 9, "u": 10}[record[0]])
+                changes[fields[-1]] = fields[1].replace(".", " ")
+                index += record[0] == "2"  # a rename's source path follows its own NUL
+        return {"changes": changes, "upstream": upstream if ahead is not None else None, "ahead": ahead or 0}
+
+    @property
     def dirty(self) -> set[str]:
         """Paths with uncommitted changes (staged, unstaged or untracked)."""
-        out = self.git("status", "--porcelain=v1", "-z", "--untracked-files=all")
-        records, paths = iter(out.split("\0")), set()
-        for record in records:
-            if len(record) > 3:
-                paths.add(record[3:])
-                if record[0] in "RC":
-                    next(records, None)  # a rename's source path follows its own NUL
-        return paths
+        return set(self.worktree["changes"])
 
     def ignored(self, paths) -> set[str]:
         from cc_hooks.git import ignored

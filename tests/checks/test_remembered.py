@@ -178,6 +178,30 @@ def test_a_run_reads_head_and_its_tree_once(record_repo, spawned):
     assert git_runs(spawned, "ls-tree") == 1  # questions and guards resolve against one tree
 
 
+def test_one_status_answers_the_changed_files_and_the_upstream(record_repo, spawned):
+    """The checklist's own status (session, stale-claims, committed, audit) is one process: the
+    changed record files, the upstream and how far HEAD is ahead of it come from the same answer."""
+    record_repo.write("next_steps.md", record_repo.read("next_steps.md") + "- one more\n")
+    record_repo.write("src/extra.py", "X = 1\n")
+    record_repo.commit("Add a constant", "src/extra.py")
+    ctx = make_context(record_repo.root, Deadline(60))
+    results = {r.id: r for r in run_checks(ctx, ["session", "stale-claims", "committed", "audit"])}
+    findings = results["committed"].findings
+    assert (findings[0].file, findings[0].message.split(";")[0]) == ("next_steps.md", "modified")
+    assert "ahead of `origin/main`" in findings[1].message
+    statuses = [argv[3:] for argv in spawned if argv[:1] == ["git"] and argv[3:4] == ["status"]]
+    assert statuses.count(["status", "--porcelain=v2", "--branch", "--untracked-files=all", "-z"]) == 1
+    assert not [argv for argv in statuses if "--porcelain=v1" in argv or "--porcelain" in argv or "--" in argv]
+    assert not [argv for argv in spawned if "@{upstream}" in argv or ("rev-list" in argv and "--count" in argv)]
+
+
+def test_a_gone_upstream_is_no_upstream(record_repo):
+    record_repo.git("branch", "-u", "origin/main")
+    record_repo.git("update-ref", "-d", "refs/remotes/origin/main")  # configured, but nothing to compare with
+    result = check(record_repo, "committed")
+    assert result.status == PASS and "no upstream configured" in result.summary
+
+
 # --- facts read from the history behind HEAD ------------------------------------------
 
 
