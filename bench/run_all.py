@@ -63,11 +63,10 @@ NOTES = [
     "`getrusage(RUSAGE_CHILDREN)` deltas. For the hooks it exceeds the wall time: the git commands the last run "
     "issued are started while the interpreter imports (cc_hooks/prefetch.py) and run on the second core. The "
     "verdicts use wall time, as the issue states the targets.",
-    "Run-to-run variation on this machine: two earlier runs on the same hook code (before 2a40e01, which removed "
-    "a dashboard-reader extractor the warm hooks never run) measured PreCompact (10,000 commits, 150 MB) at 2.02x "
-    "and 1.96x the floor and SessionStart (10,000 commits, 200 claims) at 1.42x and 1.43x; the runs during the "
-    "last changes spread from 1.96x to 2.17x and from 1.42x to 1.64x. PreCompact sits at its limit, within that "
-    "noise; SessionStart below it.",
+    "Run-to-run variation on this machine: the three runs just before 474eff3 (which took two git processes out "
+    "of the checklist), on otherwise the same hook code, measured PreCompact (10,000 commits, 150 MB) at 1.93x, "
+    "2.02x and 1.96x the floor and SessionStart (10,000 commits, 200 claims) at 1.37x, 1.42x and 1.43x. "
+    "PreCompact sits close to its limit, within this machine's noise; SessionStart below its own.",
     "The package is byte-compiled before the run (`compileall`, as pip does on install): this machine sets "
     "`PYTHONDONTWRITEBYTECODE=1`, under which a module edited since its `.pyc` was written is compiled again at "
     "every start of every hook.",
