@@ -20,7 +20,7 @@ def git(repo: Path, *args: str) -> str:
 
 
 # The same healthy ledgers as the checklist tests: one fixture record for both.
-from checks.conftest import DECISIONS, SYMPTOMS  # noqa: E402
+from checks.conftest import DECISIONS, SYMPTOMS, WorkTree  # noqa: E402
 
 QUESTIONS = """# Cold-start questions
 
@@ -40,30 +40,8 @@ Resume point: add a regression test for negative numbers.
 
 
 @dataclass
-class Project:
-    root: Path
+class Project(WorkTree):
     fix: str
-
-    def write(self, rel: str, text: str) -> Path:
-        path = self.root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-        return path
-
-    def read(self, rel: str) -> str:
-        return (self.root / rel).read_text(encoding="utf-8")
-
-    def git(self, *args: str) -> str:
-        return git(self.root, *args)
-
-    def commit(self, message: str, *paths: str) -> str:
-        git(self.root, "add", "-A", *(["--", *paths] if paths else []))
-        git(self.root, "commit", "-q", "-m", message)
-        return git(self.root, "rev-parse", "HEAD").strip()
-
-    @property
-    def state(self) -> Path:
-        return self.root / ".git" / "cc-hooks"
 
 
 def build_project(base: Path) -> Project:

@@ -79,10 +79,10 @@ Resume point: add a regression test for negative numbers.
 
 
 @dataclass
-class RecordRepo:
+class WorkTree:
+    """A real git work tree a test writes, commits and reads back (the audit's project is one too)."""
+
     root: Path
-    remote: Path
-    fix: str
 
     def write(self, rel: str, text: str) -> Path:
         path = self.root / rel
@@ -99,12 +99,18 @@ class RecordRepo:
     def git(self, *args: str) -> str:
         return git(self.root, *args)
 
-    def push(self) -> None:
-        git(self.root, "push", "-q")
-
     @property
     def state(self) -> Path:
         return self.root / ".git" / "cc-hooks"
+
+
+@dataclass
+class RecordRepo(WorkTree):
+    remote: Path
+    fix: str
+
+    def push(self) -> None:
+        git(self.root, "push", "-q")
 
     def write_audit(self, grades=("PASS", "PASS"), created: float | None = None) -> Path:
         path = self.state / "audits" / f"audit-{time.time_ns()}.json"
