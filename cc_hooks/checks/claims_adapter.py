@@ -9,57 +9,34 @@ from cc_hooks.checks.result import Finding
 
 def dashboard_claims(ctx) -> tuple[list, str | None]:
     """The dashboard's claims and its state block's date."""
-    from cc_hooks.claims.model import Claim
+    from cc_hooks.claims.dashboard import claims_of, state_date
 
     facts = dashboard_facts(ctx)
     if isinstance(facts, str):
         return [], None
-    state = facts["state"]
-    return [Claim.from_extracted(c) for c in facts["claims"]], (state["date"] if state else None)
+    return claims_of(facts), state_date(facts)
 
 
 def dashboard_facts(ctx) -> dict | str:
-    """What the checklist needs of the dashboard (exists, error findings, state block, extracted
-    claims), read once per run; a file dashboard's facts are remembered by its bytes. A str is
-    why the dashboard could not be opened."""
+    """What the checklist needs of the dashboard (``cc_hooks.claims.dashboard.facts_of``), read once
+    per run; a file dashboard's facts are remembered by its bytes. A str is why the dashboard could
+    not be opened."""
     if "dashboard_facts" not in ctx.cache:
+        from cc_hooks.claims.dashboard import facts_of, remembered_facts
         from cc_hooks.record.dashboard import DashboardError, get_backend
 
         declaration = ctx.declaration[0]
         try:
             backend = get_backend(declaration.backend, ctx.root, declaration.locator)
-            data, failed = backend.read_bytes() if declaration.backend == "file" else (b"", None)
-            if declaration.backend == "file" and failed is None:
-                from cc_hooks.memo import remember
-                from cc_hooks.record.backends.file import parse
-
-                facts = remember(ctx.state, "checklist-dashboard", [declaration.locator, data],
-                                 lambda: _facts(parse(data, declaration.locator)))
+            if declaration.backend == "file":
+                data, failed = backend.read_bytes()
+                facts = facts_of(failed) if failed is not None else remembered_facts(ctx.state, declaration.locator, data)
             else:
-                facts = _facts(failed or backend.read())
+                facts = facts_of(backend.read())
         except DashboardError as exc:
             facts = str(exc)
         ctx.cache["dashboard_facts"] = facts
     return ctx.cache["dashboard_facts"]
-
-
-def _facts(read) -> dict:
-    from cc_hooks.claims.extract import claim_from_line
-
-    source, state = read.locator, read.state
-    claims = []
-    if state is not None:
-        for claim in state.claims:
-            section = "resume" if claim.kind == "resume" else "state"
-            claims.append(claim_from_line(claim.text, source, claim.line or None, section=section, date=state.date))
-    for item in read.queued:
-        claims.append(claim_from_line(item.text, source, item.line or None, section="queue", date=item.date, done=item.done))
-    return {
-        "exists": read.exists,
-        "errors": [[f.message, f.file, f.line] for f in read.findings if f.severity == "error"],
-        "state": None if state is None else {"date": state.date, "date_text": state.date_text, "line": state.line},
-        "claims": [claim.extracted() for claim in claims],
-    }
 
 
 def text_claims(text: str, source: str, date: str | None = None) -> list:

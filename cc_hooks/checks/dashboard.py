@@ -19,7 +19,7 @@ def run(ctx):
     where = ctx.declaration[0].locator
     if not facts["exists"]:
         return verdict(ID, [Finding(f"the dashboard `{where}` does not exist (`cc-hooks init` creates it)", file=where)], "", "no dashboard")
-    findings = [Finding(message, file=file, line=line) for message, file, line in facts["errors"]]
+    findings = [Finding(message, file=file, line=line) for _, severity, message, file, line in facts["findings"] if severity == "error"]
     findings += _date_findings(ctx, facts["state"], where)
     findings += [finding for kind, finding in claim_findings(ctx) if kind in OWN_KINDS]
     date = facts["state"]["date"] if facts["state"] else None

@@ -95,8 +95,10 @@ def build_rehydration(
         text, _ = report.render(data)
         empty = counts([])
         return Rehydration(text, report.system_message(empty, initialized=False), empty, [], dashboard=locator, initialized=False, notes=notes, capture_debt=debt)
-    state_date = facts["state_date"]
-    claims = [Claim.from_extracted(data) for data in facts["claims"]]
+    from cc_hooks.claims.dashboard import claims_of, state_date as dated
+
+    state_date = dated(facts)
+    claims = claims_of(facts, undated_by_state=True)
     resume = next((c for c in claims if c.section == "resume"), None)
     if summary_text:
         from cc_hooks.claims.extract import extract_from_text
@@ -137,33 +139,13 @@ def build_rehydration(
     )
 
 
-def claims_from_dashboard(read) -> list[Claim]:
-    """Claims from a ``cc_hooks.record.dashboard.DashboardRead``: resume point, state bullets, queued items.
-
-    Addresses come from ``cc_hooks.claims.addresses``, the one extractor whose
-    rules decide what gets verified, not from the reader's own ``Addresses``.
-    """
-    from cc_hooks.claims.extract import claim_from_line
-
-    source = read.locator
-    state_date = read.state.date if read.state else None
-    claims = []
-    if read.state is not None:
-        for item in read.state.claims:
-            section = "resume" if item.kind == "resume" else "state"
-            claims.append(claim_from_line(item.text, source, item.line or None, section, state_date))
-    for item in read.queued:
-        claims.append(claim_from_line(item.text, source, item.line or None, "queue", item.date or state_date, item.done))
-    return claims
-
-
 def _read_dashboard(root: Path, config):
     """(facts of the dashboard, or None when there is none to check; locator; notes).
 
-    The facts (``_facts``) are remembered by the file's bytes. The notes quote
-    repository text, so it stays data.
+    The facts (``cc_hooks.claims.dashboard``) are remembered by the file's bytes.
+    The notes quote repository text, so it stays data.
     """
-    from cc_hooks.memo import remember
+    from cc_hooks.claims.dashboard import facts_of, remembered_facts
     from cc_hooks.record.dashboard import DashboardError, get_backend, locate_dashboard
     from cc_hooks.report import quote
     from cc_hooks.state import state_dir
@@ -178,29 +160,9 @@ def _read_dashboard(root: Path, config):
             f"The dashboard is declared as {quote(declaration.backend)}, which a hook cannot read offline; its claims are unchecked."
         ]
     data, failed = backend.read_bytes()
-    if failed is not None:
-        facts = None
-        problems = _problems(failed)
-    else:
-        facts = remember(state_dir(root), "dashboard-claims", [declaration.locator, data], lambda: _facts(data, declaration.locator))
-        problems = facts["problems"]
-    return facts, declaration.locator, [f"Dashboard problem: {quote(message)}" for message in problems[:3]]
-
-
-def _facts(data: bytes, locator: str) -> dict:
-    """What the report needs of a dashboard file, as JSON data: its date, problems and claims."""
-    from cc_hooks.record.backends.file import parse
-
-    read = parse(data, locator)
-    return {
-        "state_date": read.state.date if read.state else None,
-        "problems": _problems(read),
-        "claims": [claim.extracted() for claim in claims_from_dashboard(read)],
-    }
-
-
-def _problems(read) -> list[str]:
-    return [f.message for f in read.findings if getattr(f, "severity", "error") != "info" and f.rule != "dashboard-missing"]
+    facts = facts_of(failed) if failed is not None else remembered_facts(state_dir(root), declaration.locator, data)
+    problems = [message for rule, severity, message, _, _ in facts["findings"] if severity != "info" and rule != "dashboard-missing"]
+    return (None if failed is not None else facts), declaration.locator, [f"Dashboard problem: {quote(m)}" for m in problems[:3]]
 
 
 def _head_fact(ctx) -> Optional[str]:

@@ -95,3 +95,19 @@ def test_an_extracted_claim_comes_back_whole(text, section, date, done):
     back = Claim.from_extracted(claim.extracted())
     assert back == claim
     assert [a.quoted for a in back.addresses] == [a.quoted for a in claim.addresses]
+
+
+def test_the_report_and_the_checklist_share_one_extraction_and_date_undated_items_their_own_way(record, parses):
+    from cc_hooks.checks.claims_adapter import dashboard_claims
+    from cc_hooks.checks.context import make_context
+
+    text = dashboard("Keep going.").replace("- 2026-11-20 — Write the release notes", "- Write the release notes")
+    record.write("next_steps.md", text)
+    report = rehydrate(record)
+    claims, state_date = dashboard_claims(make_context(record.path, Deadline(20)))
+    assert parses == ["next_steps.md"]  # the checklist took the report's extraction
+    assert len(list((record.path / ".git" / "cc-hooks" / "cache").glob("dashboard-*.json"))) == 1
+    [queued] = [c for c in claims if c.section == "queue"]
+    assert queued.date is None and state_date == "2026-11-20"  # the checklist: undated, so unverified
+    [reported] = [c for c in report.claims if c.section == "queue"]
+    assert reported.date == "2026-11-20"  # the report: dated by the state block
