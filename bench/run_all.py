@@ -63,10 +63,11 @@ NOTES = [
     "`getrusage(RUSAGE_CHILDREN)` deltas. For the hooks it exceeds the wall time: the git commands the last run "
     "issued are started while the interpreter imports (cc_hooks/prefetch.py) and run on the second core. The "
     "verdicts use wall time, as the issue states the targets.",
-    "Run-to-run variation on this machine: the three runs just before 474eff3 (which took two git processes out "
-    "of the checklist), on otherwise the same hook code, measured PreCompact (10,000 commits, 150 MB) at 1.93x, "
-    "2.02x and 1.96x the floor and SessionStart (10,000 commits, 200 claims) at 1.37x, 1.42x and 1.43x. "
-    "PreCompact sits close to its limit, within this machine's noise; SessionStart below its own.",
+    "Run-to-run variation on this machine: the run before bb0ef42 (one dashboard extraction for the report and "
+    "the checklist, same work on a warm cache) measured PreCompact (10,000 commits, 150 MB) at 1.89x the floor and "
+    "SessionStart (10,000 commits, 200 claims) at 1.42x; the three runs before 474eff3 (two git processes more in "
+    "the checklist) 1.93x, 2.02x and 1.96x, and 1.37x, 1.42x and 1.43x. PreCompact sits close to its limit, within "
+    "this machine's noise; SessionStart below its own.",
     "The package is byte-compiled before the run (`compileall`, as pip does on install): this machine sets "
     "`PYTHONDONTWRITEBYTECODE=1`, under which a module edited since its `.pyc` was written is compiled again at "
     "every start of every hook.",
