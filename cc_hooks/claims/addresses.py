@@ -43,6 +43,8 @@ _NOT_KEYS = frozenset("UTF SHA ISO RFC CVE MD5 HTTP TLS SSL AES RSA GPT UTC GMT"
 _PROBE_RE = re.compile(r"\(\s*probe:\s*([A-Za-z0-9_.-]+)\s*\)", re.IGNORECASE)
 _SPAN_RE = re.compile(r"(`+)(.+?)\1")
 _HEX_RE = re.compile(r"[0-9a-fA-F]{7,40}")
+_SHORT_HEX_RE = re.compile(r"[0-9a-fA-F]{4,6}")  # git accepts 4+ digits; short ones need a digit and a letter, or a cue
+_PLAIN_SHORT_SHA_RE = re.compile(r"\b(?:commit|sha|revision|rev)\s+([0-9a-f]{4,6})\b", re.IGNORECASE)
 _PLAIN_SHA_RE = re.compile(r"(?<![\w/.:#-])([0-9a-f]{7,40})(?![\w/-])")
 _SHA_CUE_RE = re.compile(r"\b(?:commit|commits|sha|revision|rev)\s*$", re.IGNORECASE)
 _PATH_CHARS = r"[\w.@+~-]"
@@ -84,6 +86,8 @@ def _classify_span(token: str, before: str) -> Optional[Address]:
     if not token or any(ch.isspace() for ch in token):
         return None
     if _HEX_RE.fullmatch(token):
+        return Address(SHA, token.lower())
+    if _SHORT_HEX_RE.fullmatch(token) and (_mixed(token) or _SHA_CUE_RE.search(before)):
         return Address(SHA, token.lower())
     if re.fullmatch(r"#\d{1,7}", token):
         return Address(REF, token)
@@ -132,6 +136,8 @@ def _plain_addresses(text: str) -> list[tuple[int, Address]]:
         has_alpha = any(c.isalpha() for c in token)
         if (has_digit and has_alpha) or (has_alpha and _SHA_CUE_RE.search(text[: match.start()])):
             found.append((match.start(), Address(SHA, token)))
+    for match in _PLAIN_SHORT_SHA_RE.finditer(text):
+        found.append((match.start(1), Address(SHA, match.group(1).lower())))
     for match in _ISSUE_RE.finditer(text):
         found.append((match.start(), Address(REF, "#" + match.group(1))))
     for match in _KEY_RE.finditer(text):
@@ -159,6 +165,10 @@ def _plain_addresses(text: str) -> list[tuple[int, Address]]:
             end = int(match.group(3)) if match.group(3) else None
             found.append((match.start(), Address(PATH, value, line, end)))
     return found
+
+
+def _mixed(token: str) -> bool:
+    return any(c.isdigit() for c in token) and any(c.isalpha() for c in token)
 
 
 def _is_media_type(token: str) -> bool:

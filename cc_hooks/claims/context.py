@@ -15,8 +15,11 @@ from typing import Iterable, Optional
 
 from cc_hooks import git as gitmod
 
+import re
+
 GIT_CALL_CAP = 10.0  # seconds; no single git call may take longer, whatever the budget
 MIN_SECONDS = 0.05
+DIFF_LIMIT = 4 * 1024 * 1024  # bytes of diff read to see which identifiers commits changed
 
 
 class BudgetExhausted(Exception):
@@ -37,6 +40,12 @@ class Ref:
             if self.refname.startswith(prefix):
                 return self.refname[len(prefix) :]
         return self.refname
+
+    @property
+    def kind(self) -> str:
+        if self.refname.startswith("refs/remotes/"):
+            return "remote-tracking branch"
+        return "tag" if self.refname.startswith("refs/tags/") else "branch"
 
     @property
     def ahead(self) -> int:
@@ -75,6 +84,8 @@ class VerifyContext:
         self._status: Optional[Status] = None
         self._subjects: dict[str, str] = {}
         self._objects: dict[str, Optional[tuple[str, str]]] = {}
+        self.ambiguous: set[str] = set()
+        self._places: dict[str, Optional[str]] = {}  # names git found more than one object for
         self._tree: Optional[list[tuple[str, str, str]]] = None
 
     @cached_property
@@ -107,10 +118,13 @@ class VerifyContext:
         names = [n for n in dict.fromkeys(names) if n]
         unknown = [n for n in names if n not in self._objects and "\n" not in n]
         if unknown:
-            self.git_calls += 1
-            raw = gitmod.object_types(self.root, unknown, timeout=self.timeout())
-            for name, line in raw.items():
-                self._objects[name] = tuple(line.split()) if line else None  # type: ignore[assignment]
+            out = self.git("cat-file", "--batch-check=%(objectname) %(objecttype)", input="\n".join(unknown) + "\n")
+            for name, line in zip(unknown, out.splitlines()):
+                parts = line.split()
+                if line.endswith(" ambiguous"):
+                    self.ambiguous.add(name)
+                found = len(parts) == 2 and parts[1] not in ("missing", "ambiguous")
+                self._objects[name] = (parts[0], parts[1]) if found else None
         return {name: self._objects[name] for name in names if name in self._objects}
 
     def refs(self) -> dict[str, Ref]:
@@ -131,9 +145,19 @@ class VerifyContext:
         return self._refs
 
     def resolve_ref(self, name: str) -> Optional[Ref]:
+        """The ref ``name`` means, as git resolves it: a full refname, a local branch, a tag,
+        ``<remote>/<branch>``, then a branch that exists only as one remote's tracking branch
+        (what ``git checkout name`` would create from; ``origin`` wins a tie)."""
         refs = self.refs()
-        return refs.get(name) or refs.get(f"refs/heads/{name}") or refs.get(f"refs/tags/{name}")
-
+        for full in (name, f"refs/heads/{name}", f"refs/tags/{name}", f"refs/remotes/{name}"):
+            ref = refs.get(full)
+            if ref is not None and ref.refname == full:
+                return ref
+        remote = sorted(
+            (r for key, r in refs.items() if key == r.refname and r.refname.startswith("refs/remotes/") and r.refname.split("/", 3)[3:] == [name]),
+            key=lambda r: (r.refname.split("/")[2] != "origin", r.refname),
+        )
+        return remote[0] if remote else None
     def status(self, untracked: bool = True) -> Status:
         """HEAD, upstream, ahead/behind and the changed paths (one process)."""
         if self._status is None:
@@ -199,9 +223,94 @@ class VerifyContext:
         return self._subjects
 
 
-def _track_count(track: str, word: str) -> int:
-    import re
+    def commit_texts(self, shas: Iterable[str], diff: bool = False, limit: int = DIFF_LIMIT) -> dict[str, "CommitText"]:
+        """Full sha -> its message and changed paths (and, with ``diff``, its added and removed
+        lines, at most ``limit`` bytes in all), one process for all of them."""
+        shas = [s for s in dict.fromkeys(shas) if s]
+        if not shas:
+            return {}
+        args = ["log", "--no-walk=unsorted", "--stdin", "--no-renames", "--format=%x1e%H%x1f%B%x1f"]
+        args += ["-p", "-U0", "--no-ext-diff", "--no-textconv"] if diff else ["--name-only"]
+        out = self.git(*args, input="\n".join(shas) + "\n")
+        texts = {}
+        for record in out.split("\x1e")[1:]:
+            sha, _, rest = record.partition("\x1f")
+            message, _, changes = rest.partition("\x1f")
+            if diff:
+                paths = re.findall(r"^\+\+\+ b/(.+)$|^--- a/(.+)$", changes, re.M)
+                names = sorted({a or b for a, b in paths})
+                truncated = len(changes) > limit
+                texts[sha] = CommitText(sha, message.strip(), names, changes[:limit], truncated)
+            else:
+                texts[sha] = CommitText(sha, message.strip(), [p for p in changes.split("\n") if p.strip()])
+        return texts
 
+    def removals(self, shas: Iterable[str]) -> dict[str, set[str]]:
+        """Full sha -> the paths that commit deleted or renamed away (one ``diff-tree`` for all)."""
+        shas = [s for s in dict.fromkeys(shas) if s]
+        if not shas:
+            return {}
+        out = self.git("diff-tree", "--stdin", "-r", "-M", "--name-status", "-z", "--root", input="\n".join(shas) + "\n")
+        found: dict[str, set[str]] = {sha: set() for sha in shas}
+        fields = out.split("\0")
+        current, i = None, 0
+        while i < len(fields):
+            field = fields[i].strip("\n")
+            i += 1
+            if re.fullmatch(r"[0-9a-f]{40}", field):
+                current = field
+            elif current and field[:1] in "DR" and field[:1] and i < len(fields):
+                found.setdefault(current, set()).add(fields[i])
+                i += 2 if field[0] == "R" else 1
+            elif current and field[:1] in "AMTCU" and field[:1]:
+                i += 2 if field[0] == "C" else 1
+        return found
+
+    def deletions(self, paths: Iterable[str], max_commits: int = 20000) -> dict[str, tuple[str, str]]:
+        """path -> (full sha, subject) of the newest commit on HEAD that deleted or renamed it away
+        (one ``log`` with the paths as pathspecs); a directory counts when files under it went."""
+        paths = sorted({p.rstrip("/") for p in paths if p})
+        if not paths:
+            return {}
+        out = self.git(
+            "log", "HEAD", f"--max-count={max_commits}", "--diff-filter=DR", "-M", "--name-status", "-z", "--format=%x1e%H%x1f%s",
+            "--", *paths, check=False,
+        )
+        found: dict[str, tuple[str, str]] = {}
+        for record in out.split("\x1e")[1:]:
+            head, _, changes = record.partition("\0")
+            sha, _, subject = head.strip("\n").partition("\x1f")
+            fields = [f.strip("\n") for f in changes.split("\0")]
+            gone = {fields[i + 1] for i in range(len(fields) - 1) if fields[i][:1] in ("D", "R") and len(fields[i]) <= 4}
+            for path in paths:
+                if path not in found and any(g == path or g.startswith(path + "/") for g in gone):
+                    found[path] = (sha, subject)
+        return found
+
+    def places(self, shas: Iterable[str]) -> dict[str, Optional[str]]:
+        """Full sha -> a branch, remote-tracking branch or tag that contains it, or None (one
+        ``name-rev`` for all shas not placed before)."""
+        wanted = [s for s in dict.fromkeys(shas) if s and s not in self._places]
+        if wanted:
+            out = self.git("name-rev", "--name-only", "--exclude=refs/remotes/*/HEAD", *wanted, check=False)
+            for sha, name in zip(wanted, out.splitlines()):
+                name = re.split(r"[~^]", name.strip(), 1)[0]
+                for prefix in ("remotes/", "tags/"):
+                    name = name[len(prefix):] if name.startswith(prefix) else name
+                self._places[sha] = None if name in ("", "undefined") else name
+        return {sha: self._places.get(sha) for sha in shas}
+
+
+@dataclass
+class CommitText:
+    sha: str
+    message: str
+    paths: list[str]
+    diff: str = ""
+    truncated: bool = False
+
+
+def _track_count(track: str, word: str) -> int:
     match = re.search(rf"{word} (\d+)", track)
     return int(match.group(1)) if match else 0
 

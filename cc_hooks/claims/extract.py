@@ -24,6 +24,7 @@ from typing import Iterable, Optional
 from cc_hooks.claims import addresses as addr
 from cc_hooks.claims.addresses import Address, extract_addresses
 from cc_hooks.claims.model import EXTERNAL, GIT, PATH, POSITION, QUEUE, Assertion, Claim
+from cc_hooks.claims.statements import named_branch_tips, statements
 from cc_hooks.claims.words import is_external_statement
 
 MAX_CLAIM_CHARS = 500
@@ -56,7 +57,7 @@ _MERGED_RE = re.compile(
     rf"\b(not\s+(?:yet\s+)?merged|unmerged|merged)\s+(?:`[^`\s]+`\s+)?(?:in)?to\s+{_NAME}", re.IGNORECASE
 )
 _BRANCH_AT_RE = re.compile(
-    rf"\bbranch\s+{_NAME}\s+(?:is\s+)?(?:at|@|points\s+(?:to|at))\s+(?:commit\s+)?`?([0-9a-fA-F]{{7,40}})`?", re.IGNORECASE
+    rf"\bbranch\s+{_NAME}\s+(?:is\s+(?:now\s+|still\s+)?)?(?:at|@|points\s+(?:to|at))\s+(?:commit\s+)?`?([0-9a-fA-F]{{4,40}})`?", re.IGNORECASE
 )
 _CLEAN_RE = re.compile(
     r"\b(?:(?:working|work)\s*tree\s+(?:is\s+)?clean|clean\s+(?:working|work)\s*tree|nothing\s+to\s+commit|"
@@ -98,7 +99,7 @@ def claim_from_line(
     claim.addresses = found
     claim.intent = section == "queue" or bool(_INTENT_RE.search(text))
     # Future work ("will push", "the user wants it merged") asserts nothing about the git state now.
-    claim.assertions = [] if claim.intent else git_assertions(text)
+    claim.assertions = [] if claim.intent else git_assertions(text) + statements(text, found)
     claim.kind = classify(claim)
     return claim
 
@@ -124,6 +125,9 @@ def git_assertions(text: str) -> list[Assertion]:
     for match in _BRANCH_AT_RE.finditer(text):
         if addr.looks_like_branch(match.group(2), quoted=bool(match.group(1))):
             found.append(Assertion("branch_at", target=match.group(2), sha=match.group(3).lower()))
+    for name, sha in named_branch_tips(text):
+        if addr.looks_like_branch(name, quoted=True) and not any(a.what == "branch_at" and a.sha == sha for a in found):
+            found.append(Assertion("branch_at", target=name, sha=sha))
     for match in _MERGED_RE.finditer(text):
         negated = not match.group(1).lower().startswith("merged")
         target = match.group(3).rstrip(".,;:")

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from cc_hooks.claims import address as addr
 from cc_hooks.claims.context import MIN_SECONDS, VerifyContext
-from cc_hooks.claims.model import CONTRADICTED, EXTERNAL, TIME_BUDGET, UNVERIFIED, VERIFIED, Claim
+from cc_hooks.claims.model import CONTRADICTED, POSITION, QUEUE, TIME_BUDGET, UNVERIFIED, VERIFIED, Claim
 from cc_hooks.claims.words import is_external_statement
 
 NAME = "external"
@@ -34,13 +34,18 @@ class ProbeResult:
 
 
 def applies(claim: Claim) -> bool:
-    return bool(claim.addresses_of(addr.PROBE)) or (claim.kind == EXTERNAL and is_external_statement(claim.text))
+    return bool(claim.addresses_of(addr.PROBE)) or _unprobed_statement(claim)
+
+
+def _unprobed_statement(claim: Claim) -> bool:
+    """Speaks of external state (whatever else it names) and names no probe: that part stays unchecked."""
+    return claim.kind not in (QUEUE, POSITION) and not claim.addresses_of(addr.PROBE) and is_external_statement(claim.text)
 
 
 def verify(ctx: VerifyContext, claims: list[Claim]) -> None:
     probed = [c for c in claims if c.addresses_of(addr.PROBE)]
     for claim in claims:
-        if claim.kind == EXTERNAL and not claim.addresses_of(addr.PROBE) and is_external_statement(claim.text):
+        if _unprobed_statement(claim):
             claim.add("external state", UNVERIFIED, "external state with no probe named in the claim", NAME)
     if not probed:
         return

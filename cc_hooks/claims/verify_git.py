@@ -49,6 +49,7 @@ def verify(ctx: VerifyContext, claims: list[Claim]) -> None:
         for target, sha in plan.ancestry:
             asks.setdefault(target, set()).add(sha)
     outside = ctx.outside(asks)
+    ctx.places({sha for shas in outside.values() for sha in shas})
     subjects = ctx.subjects(commits.values()) if commits else {}
     for claim, plan in zip(claims, plans):
         _judge(ctx, claim, plan, objects, commits, outside, subjects)
@@ -58,6 +59,7 @@ class _Plan:
     def __init__(self) -> None:
         self.ancestry: list[tuple[str, str]] = []  # (target rev, full sha)
         self.sha_target: Optional[tuple[str, str]] = None  # (rev, how to name it)
+        self.strict = False  # the sentence puts the commits there (else their place is only reported)
         self.merge_targets: list[tuple[Assertion, Optional[Ref]]] = []
         self.subject_refs: list[Ref] = []
         self.merge_subjects: list[tuple[str, str]] = []  # (label, full sha) whose merge is claimed
@@ -75,14 +77,15 @@ def _plan(ctx: VerifyContext, claim: Claim, commits: dict[str, str]) -> _Plan:
             if ref is not None:
                 plan.ancestry.extend((ref.refname, sha) for _, sha in plan.merge_subjects)
     elif shas:
-        plan.sha_target = _sha_target(ctx, claim, plan.subject_refs)
-        if plan.sha_target is not None:
-            plan.ancestry.extend((plan.sha_target[0], sha) for sha in shas)
+        plan.sha_target, plan.strict = _sha_target(ctx, claim, plan.subject_refs)
+        plan.ancestry.extend((plan.sha_target[0], sha) for sha in shas)
     for assertion in claim.assertions:
         if assertion.what == "branch_at" and assertion.sha in commits:
             ref = ctx.resolve_ref(assertion.target or "")
             if ref is not None:
                 plan.ancestry.append((ref.refname, commits[assertion.sha]))
+        elif assertion.what == "head_at" and assertion.sha in commits:
+            plan.ancestry.append(("HEAD", commits[assertion.sha]))
     return plan
 
 
@@ -100,21 +103,27 @@ def _subject_branches(ctx: VerifyContext, claim: Claim) -> list[Ref]:
 
 
 def _is_tip_claim(claim: Claim, sha: str) -> bool:
-    return any(a.what == "branch_at" and a.sha == sha for a in claim.assertions)
+    return any(a.what in ("branch_at", "head_at") and a.sha == sha for a in claim.assertions)
 
 
-def _sha_target(ctx: VerifyContext, claim: Claim, subject_refs: list[Ref]) -> Optional[tuple[str, str]]:
+def _sha_target(ctx: VerifyContext, claim: Claim, subject_refs: list[Ref]) -> tuple[tuple[str, str], bool]:
+    """Where the sentence puts its commits ((rev, label), True), or HEAD to report against (False)."""
     pushed = any(a.what == "pushed" and not a.negated for a in claim.assertions)
     if subject_refs:
         ref = subject_refs[0]
         if pushed and ref.upstream:
-            return ref.upstream, _short(ref.upstream)
-        return ref.refname, f"branch {ref.short}"
+            return (ref.upstream, _short(ref.upstream)), True
+        return (ref.refname, f"branch {ref.short}"), True
     if pushed:
         upstream = ctx.status().upstream
         if upstream:
-            return f"refs/remotes/{upstream}", upstream
-    return "HEAD", "HEAD"
+            return (f"refs/remotes/{upstream}", upstream), True
+    reach = next((a.target for a in claim.assertions if a.what == "reachable"), None)
+    if reach and reach != "HEAD":
+        ref = ctx.resolve_ref(reach)
+        if ref is not None:
+            return (ref.refname, f"branch {ref.short}"), True
+    return ("HEAD", "HEAD"), reach == "HEAD"
 
 
 def _judge(ctx, claim, plan, objects, commits, outside, subjects) -> None:
@@ -124,6 +133,9 @@ def _judge(ctx, claim, plan, objects, commits, outside, subjects) -> None:
         if _is_tip_claim(claim, sha):
             continue
         obj = objects.get(sha)
+        if obj is None and sha in ctx.ambiguous:
+            add(f"commit {sha}", UNVERIFIED, f"{sha} is ambiguous: more than one object's name starts with it")
+            continue
         if obj is None:
             add(f"commit {sha}", CONTRADICTED, f"no commit {sha} in this repository")
             continue
@@ -134,35 +146,47 @@ def _judge(ctx, claim, plan, objects, commits, outside, subjects) -> None:
         title = _titled(sha, subjects.get(full))
         if plan.sha_target is not None:
             rev, label = plan.sha_target
-            if full in outside.get(rev, set()):
-                where = _head_label(ctx) if rev == "HEAD" else label
-                add(f"commit {sha}", CONTRADICTED, f"{title} exists but is not reachable from {where}")
-            else:
-                where = _head_label(ctx) if rev == "HEAD" else label
+            where = _head_label(ctx) if rev == "HEAD" else label
+            if full not in outside.get(rev, set()):
                 add(f"commit {sha}", VERIFIED, f"{title} is reachable from {where}")
+            elif plan.strict:
+                add(f"commit {sha}", CONTRADICTED, f"{title} exists but is not reachable from {where}{_found_on(ctx, full)}")
+            else:
+                _judge_elsewhere(ctx, sha, full, title, where, add)
         elif not plan.merge_targets:
             add(f"commit {sha}", VERIFIED, f"{title} exists")
+    gone = {a.target for a in claim.assertions if a.what == "gone"}
     for ref_name in claim.addresses_of(addr.BRANCH):
         if any(a.what == "branch_at" and a.target == ref_name.value for a in claim.assertions):
             continue
         ref = ctx.resolve_ref(ref_name.value)
+        if ref_name.value in gone:
+            if ref is None:
+                add(f"branch {ref_name.value}", VERIFIED, f"no branch, tag or remote branch named {ref_name.value} now")
+            else:
+                add(f"branch {ref_name.value}", CONTRADICTED, f"{_ref_exists(ref, ref_name.value)}: it is not gone")
+            continue
         if ref is None and claim.merged_away(ref_name.value):
             add(f"branch {ref_name.value}", UNVERIFIED, f"no branch named {ref_name.value} now; a merged branch is often deleted")
         elif ref is None:
             add(f"branch {ref_name.value}", CONTRADICTED, f"no branch, tag or remote branch named {ref_name.value}")
         else:
-            add(f"branch {ref.short}", VERIFIED, f"{ref.short} exists at {_titled(ref.sha[:7], ref.subject)}")
+            add(f"branch {ref.short}", VERIFIED, _ref_exists(ref, ref_name.value))
     for name in claim.addresses_of(addr.NAME):
         ref = ctx.resolve_ref(name.value)
-        if ref is not None:  # not a ref: the path verifier decides
-            add(f"branch {ref.short}", VERIFIED, f"{ref.short} exists at {_titled(ref.sha[:7], ref.subject)}")
+        if ref is not None and name.value in gone:
+            add(f"branch {ref.short}", CONTRADICTED, f"{_ref_exists(ref, name.value)}: it is not gone")
+        elif ref is not None:  # not a ref: the path verifier decides
+            add(f"branch {ref.short}", VERIFIED, _ref_exists(ref, name.value))
     for assertion in claim.assertions:
         _judge_assertion(ctx, claim, plan, assertion, commits, outside, subjects, add)
 
 
 def _judge_assertion(ctx, claim, plan, assertion, commits, outside, subjects, add) -> None:
     what = assertion.what
-    if what == "branch_at":
+    if what == "head_at":
+        _judge_head_at(ctx, assertion, commits, outside, add)
+    elif what == "branch_at":
         _judge_branch_at(ctx, assertion, commits, outside, add)
     elif what == "merged":
         _judge_merged(ctx, claim, plan, assertion, commits, outside, add)
@@ -188,11 +212,11 @@ def _judge_branch_at(ctx, assertion, commits, outside, add) -> None:
     name, sha = assertion.target or "", assertion.sha or ""
     ref = ctx.resolve_ref(name)
     if ref is None:
-        add(f"branch {name}", CONTRADICTED, f"no branch named {name}")
+        add(f"branch {name}", CONTRADICTED, f"no branch, tag or remote branch named {name}")
         return
     full = commits.get(sha)
     if full is not None and ref.sha == full:
-        add(f"branch {ref.short}", VERIFIED, f"{ref.short} is at {sha}")
+        add(f"branch {ref.short}", VERIFIED, f"{ref.short} is at {sha}" + (f" ({ref.kind})" if ref.short != name else ""))
         return
     now = f"{ref.short} is at {_titled(ref.sha[:7], ref.subject)}, not {sha}"
     if full is None:
@@ -202,6 +226,58 @@ def _judge_branch_at(ctx, assertion, commits, outside, add) -> None:
     else:
         now += f" ({sha} is not on {ref.short})"
     add(f"branch {ref.short}", CONTRADICTED, now)
+
+
+def _judge_head_at(ctx, assertion, commits, outside, add) -> None:
+    sha, branch = assertion.sha or "", assertion.target
+    status = ctx.status()
+    full = commits.get(sha)
+    if status.oid is None:
+        add("HEAD", CONTRADICTED, "HEAD has no commits yet")
+        return
+    if full != status.oid:
+        subject = ctx.subjects([status.oid]).get(status.oid)
+        now = f"HEAD is at {_titled(status.oid[:7], subject)}, not {sha}"
+        if full is None:
+            now += f" (no commit {sha} exists)" if sha not in ctx.ambiguous else f" ({sha} is ambiguous)"
+        elif full not in outside.get("HEAD", set()):
+            now += f" ({sha} is an older commit of it: HEAD moved on)"
+        else:
+            now += f" ({sha} is not on HEAD)"
+        add("HEAD", CONTRADICTED, now)
+    elif branch and not _same_branch(ctx, status.branch, branch):
+        add("HEAD", CONTRADICTED, f"HEAD is at {sha} but on {'branch ' + status.branch if status.branch else 'no branch (detached)'}, not {branch}")
+    else:
+        add("HEAD", VERIFIED, f"HEAD is at {sha}" + (f" on {status.branch}" if branch else ""))
+
+
+def _same_branch(ctx, current: Optional[str], named: str) -> bool:
+    if current is None:
+        return False
+    return current == named or named in (f"refs/heads/{current}",)
+
+
+def _judge_elsewhere(ctx, sha, full, title, head, add) -> None:
+    """A commit the sentence puts nowhere in particular, not on HEAD: say where it is."""
+    place = ctx.places([full]).get(full)
+    if place:
+        add(f"commit {sha}", VERIFIED, f"{title} exists on {place} (not on {head})")
+    else:
+        add(f"commit {sha}", UNVERIFIED, f"{title} exists, but no branch or tag contains it (not on {head})")
+
+
+def _found_on(ctx, full: str) -> str:
+    place = ctx.places([full]).get(full)
+    return f"; it is on {place}" if place else ""
+
+
+def _ref_exists(ref: Ref, name: str) -> str:
+    at = _titled(ref.sha[:7], ref.subject)
+    if ref.kind == "remote-tracking branch" and ref.short != name:
+        return f"{name} exists as remote-tracking branch {ref.short} (no local branch) at {at}"
+    if ref.kind == "tag":
+        return f"{name} exists as a tag at {at}"
+    return f"{ref.short} exists at {at}"
 
 
 def _judge_merged(ctx, claim, plan, assertion, commits, outside, add) -> None:

@@ -50,7 +50,8 @@ def verify(ctx: VerifyContext, claims: list[Claim]) -> None:
                 wanted[address.value] = relative
     objects = ctx.objects(f"HEAD:{rel}" for rel in wanted.values() if rel)
     present = {value: objects.get(f"HEAD:{rel}") for value, rel in wanted.items()}
-    missing = {v: wanted[v] for v, obj in present.items() if obj is None and wanted[v] and not (ctx.root / wanted[v]).exists()}
+    gone = {a.target: a.sha for c in claims for a in c.assertions if a.what == "gone"}
+    missing = {v: wanted[v] for v, obj in present.items() if obj is None and wanted[v] and v not in gone and not _in_work_tree(ctx, wanted[v])}
     elsewhere = _elsewhere(ctx, missing)
     for value, matches in elsewhere.items():
         if len(matches) == 1:  # the file, under its full path
@@ -61,12 +62,80 @@ def verify(ctx: VerifyContext, claims: list[Claim]) -> None:
         wanted[a.value] for c in claims for a in c.addresses_of(addr.PATH) if a.line and _is_blob(present.get(a.value))
     }
     line_counts = _line_counts(ctx, lines_needed)
+    removals = _removals(ctx, claims, wanted, present)
     for claim in claims:
+        gone_here = {a.target: a.sha for a in claim.assertions if a.what == "gone"}
         for address in claim.addresses_of(addr.PATH, addr.NAME):
             if address.value not in wanted and address.kind == addr.NAME:
                 continue  # a ref; judged by the git verifier
+            if address.value in gone_here:
+                _judge_gone(ctx, claim, address, wanted.get(address.value), present.get(address.value), gone_here[address.value], removals)
+                continue
             found = elsewhere.get(address.value, [])
             _judge(ctx, claim, address, wanted.get(address.value), present.get(address.value), ignored, line_counts, found)
+
+
+def _removals(ctx: VerifyContext, claims: list[Claim], wanted: dict, present: dict) -> dict:
+    """What history says of the paths claimed gone: ("commit", full sha) -> paths that commit
+    removed, for the commits named; ("path", path) -> (sha, subject) of the commit that removed
+    it, for the others. One process each, and only for paths absent at HEAD."""
+    named, unnamed = {}, set()
+    for claim in claims:
+        for assertion in claim.assertions:
+            rel = wanted.get(assertion.target or "")
+            if assertion.what != "gone" or not rel or present.get(assertion.target) is not None:
+                continue
+            obj = ctx.objects([assertion.sha]).get(assertion.sha) if assertion.sha else None
+            if obj and obj[1] == "commit":
+                named[assertion.sha] = obj[0]
+            elif not assertion.sha:
+                unnamed.add(rel)
+    result: dict = {}
+    for sha, paths in ctx.removals(named.values()).items():
+        result[("commit", sha)] = paths
+    for path, found in ctx.deletions(unnamed).items():
+        result[("path", path)] = found
+    return result
+
+
+def _judge_gone(ctx, claim, address, relative, obj, sha, removals) -> None:
+    """The sentence says ``address`` was removed (in commit ``sha``, when it names one)."""
+    label = str(address)
+    if relative is None or relative == "":
+        return
+    if obj is not None:
+        claim.add(label, CONTRADICTED, f"{relative} still exists at HEAD", NAME)
+        return
+    if sha is None:
+        found = removals.get(("path", relative))
+        if found:
+            claim.add(label, VERIFIED, f'{relative} is not at HEAD; it was removed in {found[0][:7]} "{found[1]}"', NAME)
+        elif _in_work_tree(ctx, relative):
+            claim.add(label, UNVERIFIED, f"{relative} is not at HEAD but is still in the work tree", NAME)
+        else:
+            claim.add(label, UNVERIFIED, f"{relative} is not at HEAD, and no commit on HEAD removed it (it may never have existed)", NAME)
+        return
+    named = ctx.objects([sha]).get(sha)
+    if named is None or named[1] != "commit":
+        return  # the git verifier says the commit does not exist
+    removed = removals.get(("commit", named[0]), set())
+    if any(path == relative or path.startswith(relative.rstrip("/") + "/") for path in removed):
+        claim.add(label, VERIFIED, f"{relative} is not at HEAD; {sha} removed it", NAME)
+    else:
+        other = ctx.deletions([relative]).get(relative.rstrip("/"))
+        elsewhere = f'; it was removed in {other[0][:7]} "{other[1]}"' if other else ""
+        claim.add(label, CONTRADICTED, f"{relative} is not at HEAD, but {sha} did not remove it{elsewhere}", NAME)
+
+
+def _in_work_tree(ctx: VerifyContext, relative: str) -> bool:
+    """The path exists in the work tree itself, not through a symlink that leads out of the repository."""
+    target = ctx.root / relative
+    try:
+        real = os.path.realpath(target)
+        root = os.path.realpath(ctx.root)
+        return os.path.lexists(target) and (real == root or real.startswith(root + os.sep))
+    except (OSError, ValueError):
+        return False
 
 
 def _elsewhere(ctx: VerifyContext, missing: dict[str, str]) -> dict[str, list[tuple[str, str, str]]]:
@@ -100,7 +169,7 @@ def _judge(ctx, claim, address, relative, obj, ignored, line_counts, elsewhere=(
             claim.add(label, UNVERIFIED, f"{len(elsewhere)} paths at HEAD end in {relative} ({names}): which one is meant is unclear", NAME)
         return
     if obj is None:
-        in_tree = (ctx.root / relative).exists()
+        in_tree = _in_work_tree(ctx, relative)
         if address.kind == addr.PATH and not in_tree and "/" not in relative and not address.quoted:
             claim.add(label, UNVERIFIED, f"no file named {relative} at HEAD; written without backticks, it may name no file", NAME)
             return

@@ -22,7 +22,8 @@ STOP_WORDS = frozenset(
 _EXTERNAL_RE = re.compile(
     r"\b(?:deploy(?:ed|s|ment)?|re-?deployed|released?|staging|production|prod|CI|pipeline|"
     r"(?:tests?|suite|build|checks?|lint|credo|dialyzer|mypy)\s+(?:all\s+)?(?:pass(?:es|ed|ing)?|green|red|fail(?:s|ed|ing)?|clean)|"
-    r"all\s+\d*\s*tests?\s+pass(?:ed)?|published|service|running|runs|PR\s*#?\d+|pull\s+request)\b",
+    r"all\s+\d*\s*tests?\s+pass(?:ed)?|published|PR\s*#?\d+|pull\s+request|"
+    r"(?:server|service|app|worker|daemon|job|container|pod|cluster|site|instance)s?\s+(?:is\s+|are\s+)?(?:running|runs|up|down|live|healthy))\b",
     re.IGNORECASE,
 )
 _WORD_RE = re.compile(r"[A-Za-z][A-Za-z0-9_'-]*[A-Za-z0-9]|[A-Za-z]{2,}")

@@ -299,6 +299,7 @@ def test_the_dashboard_is_extracted_once_per_content_and_verified_every_run(reco
     assert run() == ["PASS", "PASS", "True"]  # the first run extracts the claims
     assert run() == ["PASS", "PASS", "False"]  # the same bytes: remembered, no extractor loaded
     record_repo.git("branch", "-m", "main", "trunk")  # the dashboard's `main` is gone: same bytes, new verdict
+    record_repo.git("update-ref", "-d", "refs/remotes/origin/main")  # (origin/main would still be a `main`)
     assert run()[1:] == ["FAIL", "False"]
     record_repo.write("next_steps.md", record_repo.read("next_steps.md").replace("`main`", "`trunk`"))
     assert run() == ["PASS", "PASS", "True"]  # new bytes: extracted again

@@ -47,7 +47,7 @@ def plant(repo):
 ## CURRENT STATE — 2026-11-29
 Resume point: finishing the refresh-token fix on `fix/refresh`.
 - Fix for "login loops after 30 min" landed in `9b1d2e0`.
-- The experiment is in `{side[:7]}`.
+- The experiment landed on main in `{side[:7]}`.
 - Branch `fix/refresh` at `{old_tip[:7]}`, not merged into `main`.
 - Staging runs v1.4.2. (probe: staging)
 - Production runs v1.4.2. (probe: production)
@@ -71,7 +71,7 @@ def test_every_planted_claim_gets_its_verdict(repo):
     expect = {
         4: (VERIFIED, "fix/refresh exists"),  # resume point
         5: (CONTRADICTED, "no commit 9b1d2e0"),  # sha that does not exist
-        6: (CONTRADICTED, "not reachable from HEAD (main)"),  # exists, not on the current branch
+        6: (CONTRADICTED, "not reachable from branch main; it is on side"),  # exists, not on the branch it names
         7: (CONTRADICTED, "moved on"),  # branch tip moved
         8: (VERIFIED, "output contains 'v1.4.2'"),  # trusted probe passes
         9: (UNVERIFIED, "no probe named production"),  # a probe that cannot run

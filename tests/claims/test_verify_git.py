@@ -19,13 +19,23 @@ def test_sha_that_does_not_exist_is_contradicted(repo):
     assert claim.evidence == "no commit 9b1d2e0 in this repository"
 
 
-def test_sha_not_on_the_current_branch_is_contradicted(repo):
+def test_sha_on_another_branch_is_placed_not_contradicted(repo):
     repo.git("checkout", "-q", "-b", "side")
     sha = repo.commit("Side work")
     repo.git("checkout", "-q", "main")
     claim = repo.check(f"Side work landed in `{sha[:7]}`.")
-    assert claim.verdict == CONTRADICTED
-    assert "exists but is not reachable from HEAD (main)" in claim.evidence
+    assert claim.verdict == VERIFIED
+    assert "exists on side (not on HEAD (main))" in claim.evidence
+
+
+def test_sha_not_on_the_branch_the_sentence_names_is_contradicted(repo):
+    repo.git("checkout", "-q", "-b", "side")
+    sha = repo.commit("Side work")
+    repo.git("checkout", "-q", "main")
+    for text in (f"Side work landed on main in `{sha[:7]}`.", f"Side work is in `{sha[:7]}` on this branch."):
+        claim = repo.check(text)
+        assert claim.verdict == CONTRADICTED, text
+        assert "exists but is not reachable from" in claim.evidence and "it is on side" in claim.evidence
 
 
 def test_sha_on_the_named_branch_is_checked_against_that_branch(repo):

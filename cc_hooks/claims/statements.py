@@ -1,0 +1,226 @@
+"""What a sentence says about the things it names, beyond their existence.
+
+``statements(text, addresses)`` returns the assertions the verifiers check:
+
+gone      "`x.py` was removed (in `S`)", "is gone", "no longer exists", "dropped `x`",
+          "`new` in place of `old`", "renamed `old` to `new`": the path or ref is absent at
+          HEAD (and, when a commit is named, that commit removed it)
+head_at   "HEAD is at `S`", "we are at `S` on `main`": HEAD *is* that commit (identity,
+          not ancestry), on that branch when one is named
+about     "the X fix landed in `S`", "`S` fixed X": the commit does the work the sentence
+          describes (its message, paths or changed identifiers say so)
+reachable "landed in `S` on main": the commit is on the branch the sentence names in plain
+          words (backticked branch names are addresses of their own)
+
+Everything else a sentence names is claimed to exist. A clause's polarity is local:
+in "removed `a.py` and added `b.py`" only ``a.py`` is gone, and in "removed the
+print from `app.py`" the file it was removed *from* is still there.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+from cc_hooks.claims.address import BRANCH, NAME, PATH, SHA, Address
+from cc_hooks.claims.model import Assertion
+from cc_hooks.claims.words import significant_words
+
+_SHA = r"`?([0-9a-fA-F]{4,40})`?"
+_REF = r"`?([A-Za-z0-9][\w./+-]*[\w/+-]|[A-Za-z0-9])`?"
+
+_NEGATION = r"(?:not|n't|never|nothing)\s+(?:\w+\s+)?"
+_GONE_RE = re.compile(
+    r"\b(?:(?:was|were|is|are|been|got|get|gets|has\s+been|have\s+been)\s+)?"
+    r"(?:removed|deleted|dropped|retired|gone|rm'?d|"
+    r"no\s+longer\s+(?:exists?|there|present|tracked|in\s+(?:the\s+)?(?:repo(?:sitory)?|tree|codebase))|"
+    r"(?:does|do|did)\s*(?:n[o']t|not)\s+exist(?:\s+any\s*more)?|(?:doesn't|don't)\s+exist(?:\s+any\s*more)?|"
+    r"not\s+exist(?:ing)?\s+any\s*more|got\s+rid\s+of|removal\s+of|deletion\s+of|(?:is|are|was|were)\s+absent)\b",
+    re.IGNORECASE,
+)
+_NOT_GONE_RE = re.compile(
+    rf"\b{_NEGATION}(?:been\s+)?(?:removed|deleted|dropped|gone|retired)\b|\bstill\s+(?:exists?|there|present|tracked|in\s+place)\b",
+    re.IGNORECASE,
+)
+# (old, new): "replaced `old` with `new`", "`new` in place of `old`", "renamed `old` to `new`" ...
+_SWAP_RES = [
+    (re.compile(r"\breplac(?:ed|es|ing)\s+(?P<old>`[^`]+`)(?:\s+\w+){0,3}?\s+(?:with|by)\s+(?P<new>`[^`]+`)", re.I), True),
+    (re.compile(r"(?P<old>`[^`]+`)\s+(?:(?:was|were|is|are|has\s+been|have\s+been)\s+)?(?:replaced|superseded)\s+by\s+(?P<new>`[^`]+`)", re.I), True),
+    (re.compile(r"(?P<new>`[^`]+`)\s+(?:now\s+)?(?:replaces|supersedes|replaced|superseded)\s+(?P<old>`[^`]+`)", re.I), True),
+    (re.compile(r"(?P<new>`[^`]+`)\s+(?:in\s+place\s+of|instead\s+of)\s+(?P<old>`[^`]+`)", re.I), True),
+    (re.compile(r"(?P<old>`[^`]+`)\s+(?:(?:was|were|is|are|has\s+been|have\s+been)\s+)?(?:removed|dropped|deleted|deprecated\s+and\s+removed)\s+in\s+favou?r\s+of\s+(?P<new>`[^`]+`)", re.I), True),
+    (re.compile(r"\b(?:renamed|moved|migrated|git\s+mv)\s+(?P<old>`[^`]+`)\s+(?:to|into|as)\s+(?P<new>`[^`]+`)", re.I), True),
+    (re.compile(r"(?P<old>`[^`]+`)\s+(?:(?:was|were|is|are|has\s+been|have\s+been)\s+)?(?:renamed|moved)\s+(?:to|into|as)\s+(?P<new>`[^`]+`)", re.I), True),
+    (re.compile(r"\b(?:switched|migrated|moved)\s+from\s+(?P<old>`[^`]+`)\s+to\s+(?P<new>`[^`]+`)", re.I), True),
+    (re.compile(r"(?P<old>`[^`]+`)\s*(?:->|→|=>)\s*(?P<new>`[^`]+`)", re.I), True),
+]
+_CONTAINER_RE = re.compile(r"\b(?:from|in|inside|within|out\s+of)\s+(?:the\s+(?:file\s+)?)?$", re.IGNORECASE)
+_CLAUSE_SPLIT_RE = re.compile(
+    r";|\s[—–]\s|:\s|,\s+(?:and|but|while|whereas|so|then)\s|\s(?:but|while|whereas)\s|"
+    r",?\s+and\s+(?=(?:now\s+)?(?:\w+ed|added|kept|wrote|made|built|put|is|are|was|were|now|still|left|its|their)\b)|"
+    r",\s+(?=(?:\w+ed|added|kept|wrote|made|built|still|now)\b)",
+    re.IGNORECASE,
+)
+
+_HEAD_AT_RES = [
+    re.compile(rf"\bHEAD(?:\s+is(?:\s+now|\s+still)?)?(?:\s+(?:at|on|points?\s+(?:to|at))\s+|\s*[@=:]\s*)(?:commit\s+)?{_SHA}(?:\s+on\s+(?:branch\s+)?{_REF})?", re.I),
+    re.compile(rf"\b(?:we(?:'re|\s+are)|I(?:'m|\s+am)|(?:we're|we\s+are|I'm)\s+(?:now|currently)|currently|the\s+checkout\s+is)\s+(?:now\s+|currently\s+|still\s+)?(?:at|on)\s+(?:commit\s+)?{_SHA}(?:\s+on\s+(?:branch\s+)?{_REF})?", re.I),
+    re.compile(rf"\b(?:detached\s+at|checked\s+out\s+at)\s+(?:commit\s+)?{_SHA}()", re.I),
+]
+_HEAD_ON_AT_RE = re.compile(
+    rf"\b(?:we(?:'re|\s+are)|I(?:'m|\s+am)|currently|HEAD\s+is)\s+(?:now\s+|currently\s+|still\s+)?on\s+(?:branch\s+)?{_REF}\s+at\s+(?:commit\s+)?{_SHA}", re.I
+)
+_NAMED_BRANCH_AT_RE = re.compile(
+    rf"(?:^|[\s(])`([A-Za-z0-9][\w./+-]*)`(?:'s\s+tip)?\s+(?:is\s+(?:now\s+|still\s+)?)?(?:at|@|points\s+(?:to|at))\s+(?:commit\s+)?{_SHA}", re.I
+)
+_PLAIN_REACH_RE = re.compile(
+    r"\b(?:on|in|into|to)\s+(?:the\s+)?(main|master|trunk|develop|HEAD|this\s+branch|the\s+current\s+branch)\b(?!\s*[`/.-]\w)", re.I
+)
+# A sha after these is a point of reference, not the commit that did the work.
+_NOT_AUTHOR_RE = re.compile(
+    r"\b(?:revert(?:ed|s|ing)?|rebased?\s+(?:on(?:to)?)?|based\s+on|on\s+top\s+of|since|after|before|until|up\s+to|"
+    r"compared?\s+(?:with|to|against)|diff(?:ed)?\s+against|bisect(?:ed)?|between|from|parent|ancestor|at|@|"
+    r"cherry-?pick(?:ed)?|squash(?:ed)?|amend(?:ed)?|reset\s+(?:to|--hard)?|checkout|checked\s+out|"
+    r"older\s+than|newer\s+than|descendant\s+of|introduced\s+(?:the\s+)?(?:bug|regression)|broke|broken\s+(?:by|in)|regressed\s+in|caused\s+by)\s*(?:commit\s+)?$",
+    re.I,
+)
+# Words that say something landed, not what: they are no evidence a commit is about the topic.
+_GENERIC = frozenset(
+    significant_words(
+        """landed land lands committed commit commits sha revision merged merge push pushed branch head main master
+        fix fixes fixed fixing bug bugs issue issues change changes changed patch patches work done finished completed
+        implemented implement implementation introduced introduce include included includes contain contains containing
+        code repo repository tree file files line lines test tests testing part first last final earlier later previous
+        go went gone see look now there thing things our my its current currently today yesterday finally already
+        real actual proper properly simple small big one two three check checked verify verified confirm confirmed
+        resume resumed continue continued start started"""
+    )
+) | {"fix", "landed", "land"}
+_IDENT_RE = re.compile(r"`([A-Za-z_][\w.]*)(?:\(\))?`|\b([a-z]+_[a-z0-9_]+|[a-z]+[A-Z]\w+|[A-Z][a-z]+[A-Z]\w+)\b")
+
+
+def statements(text: str, addresses: list[Address]) -> list[Assertion]:
+    """The gone / head_at / about / reachable assertions of one sentence."""
+    found: list[Assertion] = []
+    head_shas = set()
+    for sha, branch in head_positions(text):
+        found.append(Assertion("head_at", target=branch, sha=sha))
+        head_shas.add(sha)
+    found.extend(_gone(text, addresses))
+    tip_shas = {a.sha for a in found if a.sha} | {sha for _, sha in named_branch_tips(text)}
+    shas = [a.value for a in addresses if a.kind == SHA and a.value not in tip_shas]
+    for sha in shas:
+        if _is_authored(text, sha):
+            topic = topic_of(text, addresses)
+            if topic:
+                found.append(Assertion("about", target=topic, sha=sha))
+    if shas:
+        for match in _PLAIN_REACH_RE.finditer(_spans_blanked(text)):
+            name = " ".join(match.group(1).split())
+            target = "HEAD" if name.lower() in ("head", "this branch", "the current branch") else name
+            found.append(Assertion("reachable", target=target))
+            break
+    return found
+
+
+def head_positions(text: str) -> list[tuple[str, Optional[str]]]:
+    """(sha, branch or None) of each "HEAD is at S [on B]" statement."""
+    found = []
+    for pattern in _HEAD_AT_RES:
+        for match in pattern.finditer(text):
+            found.append((match.group(1).lower(), (match.group(2) or None) if match.lastindex and match.lastindex >= 2 else None))
+    for match in _HEAD_ON_AT_RE.finditer(text):
+        found.append((match.group(2).lower(), match.group(1)))
+    return list(dict.fromkeys(found))
+
+
+def named_branch_tips(text: str) -> list[tuple[str, str]]:
+    """(branch, sha) of "`main` is at `S`" statements (the name in backticks)."""
+    return [(m.group(1), m.group(2).lower()) for m in _NAMED_BRANCH_AT_RE.finditer(text) if m.group(1).upper() != "HEAD"]
+
+
+def _gone(text: str, addresses: list[Address]) -> list[Assertion]:
+    names = [a for a in addresses if a.kind in (PATH, NAME, BRANCH)]
+    if not names:
+        return []
+    found: dict[str, Assertion] = {}
+    present: set[str] = set()
+    for pattern, _ in _SWAP_RES:
+        for match in pattern.finditer(text):
+            old = _address_in(match.group("old"), names)
+            new = _address_in(match.group("new"), names)
+            if old is not None:
+                found.setdefault(old.value, Assertion("gone", target=old.value))
+            if new is not None:
+                present.add(new.value)
+    gone_clauses = [c for c in _clauses(text) if _GONE_RE.search(c) and not _NOT_GONE_RE.search(c)]
+    sentence_sha = next((s for s in map(_sha_in, gone_clauses) if s), None)
+    for clause in gone_clauses:
+        sha = _sha_in(clause) or sentence_sha
+        for address in names:
+            position = _position_in(clause, address)
+            if position is None or address.value in present or address.value in found:
+                continue
+            if address.kind == PATH and _CONTAINER_RE.search(clause[:position]):
+                continue  # removed something *from* this file
+            found[address.value] = Assertion("gone", target=address.value, sha=sha.lower() if sha else None)
+    for value in present:
+        found.pop(value, None)
+    return list(found.values())
+
+
+def _sha_in(clause: str) -> Optional[str]:
+    match = re.search(r"`([0-9a-fA-F]{4,40})`|\b([0-9a-f]{7,40})\b", clause)
+    return (match.group(1) or match.group(2)).lower() if match else None
+
+
+def _clauses(text: str) -> list[str]:
+    return [part for part in _CLAUSE_SPLIT_RE.split(text) if part and part.strip()]
+
+
+def _address_in(span: str, names: list[Address]) -> Optional[Address]:
+    token = span.strip("`").strip()
+    return next((a for a in names if a.value == token or str(a) == token or token.rstrip("/") == a.value.rstrip("/")), None)
+
+
+def _position_in(clause: str, address: Address) -> Optional[int]:
+    for token in (f"`{address}`", f"`{address.value}`", str(address), address.value):
+        index = clause.find(token)
+        if index >= 0:
+            return index
+    return None
+
+
+def _is_authored(text: str, sha: str) -> bool:
+    """The sentence says ``sha`` did something (not "reverted S", "rebased onto S", "HEAD is at S")."""
+    index = text.lower().find(sha)
+    if index < 0:
+        return False
+    before = text[:index].rstrip("` ")
+    return _NOT_AUTHOR_RE.search(before) is None
+
+
+def topic_of(text: str, addresses: list[Address]) -> str:
+    """The words of the sentence that describe the work (addresses and generic words removed), as text."""
+    plain = text
+    for address in addresses:
+        plain = plain.replace(f"`{address}`", " ").replace(f"`{address.value}`", " ")
+    plain = re.sub(r"`[0-9a-fA-F]{4,40}`|\b[0-9a-f]{7,40}\b", " ", plain)
+    plain = re.sub(r"\b\d{4}-\d{2}-\d{2}\b", " ", plain)
+    plain = re.sub(r"(?<=[A-Za-z])-(?=[A-Za-z])", " ", plain)
+    words = [w for w in significant_words(plain) if w not in _GENERIC]
+    return " ".join(words)
+
+
+def identifiers(text: str) -> list[str]:
+    """Code names in a sentence (`delete_where()`, snake_case, camelCase): the strongest topic words."""
+    found = []
+    for quoted, bare in _IDENT_RE.findall(text):
+        name = (quoted or bare).rstrip("()").split(".")[-1]
+        if len(name) >= 3 and not re.fullmatch(r"[0-9a-fA-F]+", name):
+            found.append(name)
+    return list(dict.fromkeys(found))
+
+
+def _spans_blanked(text: str) -> str:
+    return re.sub(r"`[^`]*`", lambda m: " " * len(m.group(0)), text)

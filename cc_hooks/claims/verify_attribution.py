@@ -1,0 +1,128 @@
+"""Attribution claims: "the X fix landed in `S`", "`S` fixed X".
+
+A real commit is not evidence for the sentence: the commit must be about what
+the sentence says it did. The sentence's topic (its significant words, without
+addresses and words such as "landed" or "fix") is compared with the commit's
+message and changed paths, one process for all commits; the code names the
+sentence mentions (`delete_where()`, snake_case, camelCase) are looked for in
+the commit's diff too, one more process for the commits still in doubt.
+
+- most topic words (and every code name) are there: VERIFIED;
+- none is, and the commit's diff does not touch a code name the sentence names,
+  or another commit of HEAD's recent history clearly is that work:
+  CONTRADICTED, naming it when there is one;
+- anything between: UNVERIFIED, saying what the commit is about.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+from cc_hooks.claims.context import CommitText, VerifyContext
+from cc_hooks.claims.model import CONTRADICTED, QUEUE, UNVERIFIED, VERIFIED, Claim
+from cc_hooks.claims.statements import identifiers
+from cc_hooks.claims.words import clearly_matches, significant_words
+
+NAME = "attribution"
+HISTORY = 5000  # commits of HEAD searched for the commit that does the work instead
+
+
+def applies(claim: Claim) -> bool:
+    return claim.kind != QUEUE and not claim.intent and any(a.what == "about" for a in claim.assertions)
+
+
+def object_names(ctx: VerifyContext, claims: list[Claim]) -> list[str]:
+    return sorted({a.sha for c in claims for a in c.assertions if a.what == "about" and a.sha})
+
+
+def verify(ctx: VerifyContext, claims: list[Claim]) -> None:
+    claims = [c for c in claims if applies(c)]
+    objects = ctx.objects(object_names(ctx, claims))
+    full = {name: obj[0] for name, obj in objects.items() if obj and obj[1] == "commit"}
+    texts = ctx.commit_texts(full.values())
+    pending = []
+    for claim in claims:
+        for assertion in (a for a in claim.assertions if a.what == "about"):
+            sha = full.get(assertion.sha or "")
+            if sha is None or sha not in texts:
+                continue  # the git verifier reports the missing commit
+            verdict = _about(assertion.target or "", identifiers(claim.text), texts[sha])
+            pending.append((claim, assertion, sha, verdict))
+    doubtful = {sha for _, _, sha, verdict in pending if verdict != VERIFIED}
+    diffs = ctx.commit_texts(doubtful, diff=True) if doubtful else {}
+    history = None
+    for claim, assertion, sha, verdict in pending:
+        text = texts[sha]
+        if verdict != VERIFIED and sha in diffs:
+            verdict = _about(assertion.target or "", identifiers(claim.text), diffs[sha], with_diff=True)
+        label = f'{(assertion.sha or "")} "{_subject(text)}"'
+        if verdict == VERIFIED:
+            claim.add(f"work of {assertion.sha}", VERIFIED, f"{label} is about {_shown(assertion.target)}", NAME)
+            continue
+        if history is None:
+            history = _history(ctx)
+        other = _better(assertion.target or "", history, sha)
+        if other is not None:
+            claim.add(f"work of {assertion.sha}", CONTRADICTED, f'{label} is not about {_shown(assertion.target)}; {other[0][:7]} "{other[1]}" is', NAME)
+        elif verdict == CONTRADICTED:
+            names = ", ".join(identifiers(claim.text))
+            claim.add(f"work of {assertion.sha}", CONTRADICTED, f"{label} does not touch {names}", NAME)
+        else:
+            claim.add(f"work of {assertion.sha}", UNVERIFIED, f"{label}: its message and changes do not clearly say {_shown(assertion.target)}", NAME)
+
+
+def _about(topic: str, names: list[str], commit: CommitText, with_diff: bool = False) -> str:
+    """VERIFIED when the commit is about ``topic``; CONTRADICTED when it clearly is not (a code name the
+    sentence gives is nowhere in its complete diff); UNVERIFIED otherwise."""
+    wanted = topic.split()
+    present = set(significant_words(_unhyphen(commit.message))) | _path_words(commit.paths)
+    haystack = (commit.message + "\n" + "\n".join(commit.paths) + ("\n" + commit.diff if with_diff else "")).lower()
+    names_found = [n for n in names if n.lower() in haystack]
+    if with_diff:
+        present |= set(significant_words(" ".join(re.findall(r"[A-Za-z_][\w]{2,}", commit.diff[:200_000]))))
+    hits = sum(1 for word in wanted if word in present)
+    if names and len(names_found) == len(names) and (hits >= 1 or not wanted):
+        return VERIFIED
+    if not names and wanted and hits >= max(1, math.ceil(len(wanted) * 0.5)):
+        return VERIFIED
+    if with_diff and names and not names_found and not commit.truncated:
+        return CONTRADICTED
+    return UNVERIFIED
+
+
+def _path_words(paths: list[str]) -> set[str]:
+    return set(significant_words(" ".join(re.split(r"[/._-]", " ".join(paths)))))
+
+
+def _history(ctx: VerifyContext) -> list[tuple[str, str, frozenset]]:
+    out = ctx.git("log", "HEAD", f"--max-count={HISTORY}", "--format=%H%x1f%s", check=False)
+    rows = []
+    for line in out.splitlines():
+        sha, _, subject = line.partition("\x1f")
+        rows.append((sha, subject, frozenset(significant_words(_unhyphen(subject)))))
+    return rows
+
+
+def _better(topic: str, history, named: str):
+    """The newest commit whose subject clearly does the work ``topic`` describes (none when several
+    unrelated ones tie: then nothing is clear)."""
+    wanted = topic.split()
+    if len(wanted) < 2:
+        return None
+    for sha, subject, words in history:
+        if sha != named and clearly_matches(wanted, words, ratio=0.75):
+            return sha, subject
+    return None
+
+
+def _unhyphen(text: str) -> str:
+    return re.sub(r"(?<=[A-Za-z])-(?=[A-Za-z])", " ", text)
+
+
+def _subject(text: CommitText) -> str:
+    return text.message.splitlines()[0] if text.message else ""
+
+
+def _shown(topic) -> str:
+    return f"'{topic}'"
