@@ -1,16 +1,25 @@
 """Queue claims: is a pending item really pending, is a DONE item really done?
 
-One ``git log HEAD --since=<oldest item date>`` lists every commit that could
-have done queued work. A commit *does* an item when it references the item
-explicitly (its ``#123`` / ``KEY-123`` / SHA in the subject or body) or
-clearly matches its work (most of the item's significant words, and at least
-two, in the subject). A pending item with such a commit is CONTRADICTED
-("landed in <sha> <subject>"); a DONE item needs one to be VERIFIED.
+One ``git log`` lists the newest ``MAX_COMMITS`` commits of HEAD and of the
+default branch (local or remote ``main``/``master``), whatever the items' dates:
+an item is often queued after its work already landed. A commit *does* an item
+when
+
+- it references the item explicitly (its ``#123`` / ``KEY-123`` / SHA in the
+  subject or body): the commit that changed code wins over a release, changelog
+  or merge commit that only lists the number;
+- its subject (with the first lines of its body) has most of the item's
+  significant words, version numbers included, and at least two of them: 60%
+  for a commit dated on or after the item, 75% (near-identical) for an older one.
+
+A pending item with such a commit is CONTRADICTED ("landed in <sha> <subject>");
+a DONE item needs one to be VERIFIED. A DONE item that names its commit is done
+by that commit only when the commit is about the item; if another commit
+clearly is, the item is CONTRADICTED naming it.
 """
 
 from __future__ import annotations
 
-import datetime
 import re
 from dataclasses import dataclass
 from typing import Optional
@@ -18,10 +27,20 @@ from typing import Optional
 from cc_hooks.claims import address as addr
 from cc_hooks.claims.context import VerifyContext
 from cc_hooks.claims.model import CONTRADICTED, QUEUE, UNVERIFIED, VERIFIED, Claim
-from cc_hooks.claims.words import clearly_matches, significant_words
+from cc_hooks.claims.words import overlap, significant_words
 
 NAME = "queue"
 MAX_COMMITS = 5000
+AFTER_RATIO = 0.6  # share of the item's words a commit dated on or after it must have
+BEFORE_RATIO = 0.75  # ... and one dated before it (the item repeats work already done)
+BODY_CHARS = 400
+DEFAULT_BRANCHES = ("refs/heads/main", "refs/heads/master", "refs/remotes/origin/main", "refs/remotes/origin/master")
+_VERSION_RE = re.compile(r"(?<![\w.])v?(\d+(?:\.\d+)+)(?![\w.]*\w)")
+_BOOKKEEPING_RE = re.compile(
+    r"^\s*(?:release|releasing|bump|version|v?\d+(?:\.\d+)+\b|prepare\b|changelog|update\s+(?:the\s+)?changelog|"
+    r"merge\s+(?:pull\s+request|branch|remote-tracking|tag)|merged?\s+#\d+)",
+    re.IGNORECASE,
+)
 
 
 @dataclass
@@ -30,7 +49,13 @@ class Commit:
     date: str  # committer date, YYYY-MM-DD
     subject: str
     body: str
-    words: frozenset = frozenset()  # the subject's significant words, computed once
+    words: frozenset = frozenset()  # significant words and versions of the subject and the body's start
+    source: str = ""  # the ref it was reached from
+
+    @property
+    def bookkeeping(self) -> bool:
+        """A release, changelog or merge commit: it lists work, it did not do it."""
+        return _BOOKKEEPING_RE.match(self.subject) is not None
 
 
 def applies(claim: Claim) -> bool:
@@ -39,111 +64,150 @@ def applies(claim: Claim) -> bool:
 
 def verify(ctx: VerifyContext, claims: list[Claim]) -> None:
     claims = [c for c in claims if applies(c)]
-    dated = [(c, _date_of(ctx, c)) for c in claims]
+    dated = [(c, _date_of(c)) for c in claims]
     for claim, date in dated:
         if date is None:
             claim.add("queue item", UNVERIFIED, "undated: no window of commits to search", NAME)
-    dates = [d for _, d in dated if d]
-    if not dates:
+    if not any(date for _, date in dated):
         return
-    commits = _commits_since(ctx, min(dates))
-    index = CommitIndex(commits)
-    windows = {date: [c for c in commits if c.date >= date] for date in set(dates)}  # items share dates
+    commits = _history(ctx)
+    named = _named_commits(ctx, [c for c, d in dated if d and c.done])
     for claim, date in dated:
         if date is not None:
-            _judge(claim, date, windows[date], index)
+            _judge(ctx, claim, date, commits, named)
 
 
-def _date_of(ctx: VerifyContext, claim: Claim) -> Optional[str]:
+def _date_of(claim: Claim) -> Optional[str]:
     """The item's own date (the dashboard reader falls back to the state block's)."""
     if claim.date and re.fullmatch(r"\d{4}-\d{2}-\d{2}", claim.date):
         return claim.date
     return None
 
 
-def _commits_since(ctx: VerifyContext, date: str) -> list[Commit]:
-    # A day of slack: --since compares timestamps, the items carry calendar dates.
-    since = (datetime.date.fromisoformat(date) - datetime.timedelta(days=1)).isoformat()
+def _history(ctx: VerifyContext) -> list[Commit]:
+    refs = ctx.refs()
+    revs = ["HEAD"] + [name for name in DEFAULT_BRANCHES if name in refs]
     out = ctx.git(
-        "log", "HEAD", f"--since={since}", f"--max-count={MAX_COMMITS}", "--format=%H%x1f%cs%x1f%s%x1f%b%x1e", check=False
+        "log", *revs, "--source", f"--max-count={MAX_COMMITS}", "--format=%H%x1f%cs%x1f%S%x1f%s%x1f%b%x1e", check=False
     )
     commits = []
     for record in out.split("\x1e"):
         parts = record.strip("\n").split("\x1f")
-        if len(parts) == 4:
-            commits.append(Commit(*parts, words=frozenset(significant_words(parts[2]))))
+        if len(parts) == 5:
+            sha, date, source, subject, body = parts
+            commits.append(Commit(sha, date, subject, body, item_words(subject + "\n" + body[:BODY_CHARS]), source))
     return commits
 
 
-def _judge(claim: Claim, date: str, commits: list[Commit], index: "CommitIndex") -> None:
-    match = find_landing(claim, commits, index, date)
+def item_words(text: str) -> frozenset:
+    """Significant words and version numbers ("4.3", "2026.6"): what an item and a commit share."""
+    return frozenset(significant_words(_VERSION_RE.sub(" ", text))) | {m.group(1) for m in _VERSION_RE.finditer(text)}
+
+
+def _named_commits(ctx: VerifyContext, claims: list[Claim]) -> dict[str, Commit]:
+    """The commits DONE items name, by the name used (one ``cat-file`` and one ``log``)."""
+    names = sorted({sha for c in claims for sha in claim_refs(c, addr.SHA)})
+    objects = ctx.objects(names)
+    full = {name: obj[0] for name, obj in objects.items() if obj and obj[1] == "commit"}
+    if not full:
+        return {}
+    texts = ctx.commit_texts(full.values())
+    found = {}
+    for name, sha in full.items():
+        text = texts.get(sha)
+        if text is not None:
+            subject, _, body = text.message.partition("\n")
+            found[name] = Commit(sha, "", subject, body.strip(), item_words(text.message[: BODY_CHARS + len(subject)]))
+    return found
+
+
+def _judge(ctx: VerifyContext, claim: Claim, date: str, commits: list[Commit], named: dict[str, Commit]) -> None:
+    if claim.done and claim_refs(claim, addr.SHA):
+        _judge_named(ctx, claim, date, commits, named)
+        return
+    match = find_landing(claim, commits, date)
     if match is not None:
         commit, how = match
-        landed = f'{how} {commit.sha[:7]} "{commit.subject}" ({commit.date})'
+        landed = f"{how} {_describe(ctx, commit)}"
         if claim.done:
             claim.add("queue item", VERIFIED, f"done: {landed}", NAME)
         else:
             claim.add("queue item", CONTRADICTED, f"landed: {landed}", NAME)
         return
-    searched = f"no commit on HEAD since {date} references it or matches its words ({len(commits)} searched)"
+    searched = f"no commit on HEAD references it or matches its words ({len(commits)} searched)"
     claim.add("queue item", UNVERIFIED if claim.done else VERIFIED, searched, NAME)
 
 
-def find_landing(
-    claim: Claim, commits: list[Commit], index: Optional["CommitIndex"] = None, since: str = ""
-) -> Optional[tuple[Commit, str]]:
-    """The newest commit that references the item or clearly does its work.
+def _judge_named(ctx: VerifyContext, claim: Claim, date: str, commits: list[Commit], named: dict[str, Commit]) -> None:
+    """A DONE item naming its commit: done by it when the commit is about the item."""
+    wanted = sorted(item_words(_work_text(claim)))
+    for sha in claim_refs(claim, addr.SHA):
+        commit = named.get(sha)
+        if commit is None:
+            continue
+        if len(wanted) < 2 or _share(wanted, commit.words) >= 0.5:
+            claim.add("queue item", VERIFIED, f"done: landed in {_describe(ctx, commit)}", NAME)
+            return
+        other = _by_words(wanted, commits, date, exclude=commit.sha)
+        if other is not None:
+            claim.add("queue item", CONTRADICTED, f'{sha} is "{commit.subject}", not this work; it landed in {_describe(ctx, other)}', NAME)
+        else:
+            claim.add("queue item", UNVERIFIED, f'{sha} is "{commit.subject}": it does not clearly do this work', NAME)
+        return
+    claim.add("queue item", UNVERIFIED, "the commit it names is not in this repository", NAME)
 
-    A DONE item that names a commit ("DONE — X, landed in `abc1234`") is done
-    by that commit when it is on HEAD in the window; a pending item naming one
-    ("revert `abc1234`") is about it, so only a later reference lands it.
-    """
-    if claim.done:
-        for sha in claim_refs(claim, addr.SHA):
-            named = next((commit for commit in commits if commit.sha.startswith(sha)), None)
-            if named is not None:
-                return named, "landed in"
+
+def find_landing(claim: Claim, commits: list[Commit], since: str = "") -> Optional[tuple[Commit, str]]:
+    """The commit that references the item or clearly does its work (newest first; work before bookkeeping)."""
     patterns = [(ref, re.compile(rf"(?<![\w#-]){re.escape(ref)}(?![\w-])", re.IGNORECASE)) for ref in claim_refs(claim, addr.REF)]
     patterns += [(sha, re.compile(rf"\b{re.escape(sha)}")) for sha in claim_refs(claim, addr.SHA)]
-    if patterns:
-        for commit in commits:
-            message = f"{commit.subject}\n{commit.body}"
-            for label, pattern in patterns:
-                if pattern.search(message) and not commit.sha.startswith(label):
-                    return commit, f"{label} referenced in"
-    wanted = significant_words(_work_text(claim))
+    referencing = []
+    for commit in commits:
+        message = f"{commit.subject}\n{commit.body}"
+        for label, pattern in patterns:
+            if pattern.search(message) and not commit.sha.startswith(label):
+                referencing.append((commit, label))
+                break
+    if referencing:
+        commit, label = min(referencing, key=lambda pair: pair[0].bookkeeping)  # stable: newest work commit
+        return commit, f"{label} referenced in"
+    wanted = sorted(item_words(_work_text(claim)))
+    commit = _by_words(wanted, commits, since)
+    return (commit, "matched by") if commit is not None else None
+
+
+def _by_words(wanted: list[str], commits: list[Commit], since: str, exclude: str = "") -> Optional[Commit]:
     if len(wanted) < 2:
         return None
-    for commit in (index.candidates(wanted, since) if index else commits):
-        if clearly_matches(wanted, commit.words):
-            return commit, "matched by"
-    return None
+    found = []
+    for commit in commits:
+        if commit.sha == exclude:
+            continue
+        hits, share = overlap(wanted, commit.words)
+        if hits >= 2 and share >= (AFTER_RATIO if commit.date >= since else BEFORE_RATIO):
+            found.append((commit.bookkeeping, -share, commit))
+    if not found:
+        return None
+    return min(found, key=lambda item: (item[0], item[1]))[2]
 
 
-class CommitIndex:
-    """The commits of the window and, per significant word, which subjects have it."""
+def _share(wanted: list[str], words) -> float:
+    return overlap(wanted, words)[1]
 
-    def __init__(self, commits: list[Commit]):
-        self.commits = commits
-        self.by_word: dict[str, set[int]] = {}
-        for position, commit in enumerate(commits):
-            for word in commit.words:
-                self.by_word.setdefault(word, set()).add(position)
 
-    def candidates(self, wanted: list[str], since: str) -> list[Commit]:
-        """Commits dated ``since`` or later whose subject has at least two wanted words, newest first.
+def _describe(ctx: VerifyContext, commit: Commit) -> str:
+    where = ""
+    if commit.source and commit.source != "HEAD":
+        where = f", on {ctx_short(commit.source)}"
+    date = f" ({commit.date}{where})" if commit.date else ""
+    return f'{commit.sha[:7]} "{commit.subject}"{date}'
 
-        A subject with two wanted words has one besides the most common of
-        them, so only the other words' commits are looked at: a word every
-        subject has ("module") costs nothing.
-        """
-        postings = sorted((self.by_word.get(word, set()) for word in wanted), key=len)
-        if len(postings) < 2:
-            return []
-        wanted_set = set(wanted)
-        pool = set().union(*postings[:-1])
-        hits = [p for p in pool if self.commits[p].date >= since and len(wanted_set & self.commits[p].words) >= 2]
-        return [self.commits[p] for p in sorted(hits)]
+
+def ctx_short(refname: str) -> str:
+    for prefix in ("refs/heads/", "refs/remotes/", "refs/tags/"):
+        if refname.startswith(prefix):
+            return refname[len(prefix):]
+    return refname
 
 
 def claim_refs(claim: Claim, kind: str) -> list[str]:
@@ -157,4 +221,5 @@ def _work_text(claim: Claim) -> str:
     for address in claim.addresses:
         if address.kind in (addr.REF, addr.SHA, addr.PROBE):
             text = text.replace(address.value, " ")
-    return text
+    text = re.sub(r"[`()]+", " ", text)
+    return re.sub(r",?\s*(?:landed|done|merged|fixed)\s+in[\s.]*$", "", text.strip().rstrip("."), flags=re.IGNORECASE)

@@ -79,7 +79,7 @@ def test_every_planted_claim_gets_its_verdict(repo):
         11: (CONTRADICTED, "gone.py does not exist at HEAD"),  # deleted path
         12: (UNVERIFIED, "no checkable address"),  # claim with no address
         15: (CONTRADICTED, "landed: matched by"),  # queued work landed
-        16: (UNVERIFIED, "no commit on HEAD since 2026-11-27"),  # DONE with no commit
+        16: (UNVERIFIED, "no commit on HEAD references it"),  # DONE with no commit
     }
     for line, (verdict, evidence) in expect.items():
         claim = by_line[line]
