@@ -55,7 +55,7 @@ _DOTFILE_RE = re.compile(r"\.[a-z][a-z0-9-]*(?:ignore|rc|config|attributes|modul
 _ISSUE_RE = re.compile(r"(?<![\w&/#])#(\d{1,7})\b")
 _KEY_RE = re.compile(r"\b([A-Z][A-Z0-9]{1,9}-\d{1,7})\b")
 _BRANCH_CUE_RE = re.compile(
-    r"\b(?:branch(?:es)?|on\s+branch|(?:merged?|rebased?|landed|pushed)\s+(?:in)?to|onto|rebased\s+on)\s*$",
+    r"\b(?:branch(?:es)?|tag(?:s|ged)?(?:\s+as)?|on\s+branch|(?:merged?|rebased?|landed|pushed)\s+(?:in)?to|onto|rebased\s+on)\s*$",
     re.IGNORECASE,
 )
 _ON_CUE_RE = re.compile(r"\b(?:on|from|into)\s*$", re.IGNORECASE)

@@ -57,7 +57,7 @@ _MERGED_RE = re.compile(
     rf"\b(not\s+(?:yet\s+)?merged|unmerged|merged)\s+(?:`[^`\s]+`\s+)?(?:in)?to\s+{_NAME}", re.IGNORECASE
 )
 _BRANCH_AT_RE = re.compile(
-    rf"\bbranch\s+{_NAME}\s+(?:is\s+(?:now\s+|still\s+)?)?(?:at|@|points\s+(?:to|at))\s+(?:commit\s+)?`?([0-9a-fA-F]{{4,40}})`?", re.IGNORECASE
+    rf"\b(?:branch|tag)\s+{_NAME}\s+(?:is\s+(?:now\s+|still\s+)?)?(?:at|@|points\s+(?:to|at))\s+(?:commit\s+)?`?([0-9a-fA-F]{{4,40}})`?", re.IGNORECASE
 )
 _CLEAN_RE = re.compile(
     r"\b(?:(?:working|work)\s*tree\s+(?:is\s+)?clean|clean\s+(?:working|work)\s*tree|nothing\s+to\s+commit|"

@@ -27,6 +27,7 @@ from cc_hooks.claims.model import Assertion
 from cc_hooks.claims.words import significant_words
 
 _SHA = r"`?([0-9a-fA-F]{4,40})`?"
+DETACHED = "(detached)"  # head_at's target when the sentence says HEAD is detached
 _REF = r"`?([A-Za-z0-9][\w./+-]*[\w/+-]|[A-Za-z0-9])`?"
 
 _NEGATION = r"(?:not|n't|never|nothing)\s+(?:\w+\s+)?"
@@ -53,7 +54,15 @@ _SWAP_RES = [
     (re.compile(r"(?P<old>`[^`]+`)\s+(?:(?:was|were|is|are|has\s+been|have\s+been)\s+)?(?:renamed|moved)\s+(?:to|into|as)\s+(?P<new>`[^`]+`)", re.I), True),
     (re.compile(r"\b(?:switched|migrated|moved)\s+from\s+(?P<old>`[^`]+`)\s+to\s+(?P<new>`[^`]+`)", re.I), True),
     (re.compile(r"(?P<old>`[^`]+`)\s*(?:->|→|=>)\s*(?P<new>`[^`]+`)", re.I), True),
+    (re.compile(r"(?P<new>`[^`]+`)\s*\(?(?:was\s+)?(?:renamed|moved|split\s+out)\s+from\s+(?P<old>`[^`]+`)", re.I), True),
+    (re.compile(r"\b(?:dropped|removed|deleted|replaced|retired)\s+(?P<old>`[^`]+`)\s+(?:in\s+favou?r\s+of|for)\s+(?P<new>`[^`]+`)", re.I), True),
 ]
+# "(moved to `y`)": ``y`` is where it is now
+_NOW_AT_RE = re.compile(r"\b(?:moved|renamed|relocated)\s+(?:to|into|as)\s+(`[^`]+`)", re.I)
+_ABSENT_ONLY_RE = re.compile(
+    r"\b(?:(?:does|do)\s*(?:n[o']t|not)\s+exist|(?:doesn't|don't)\s+exist|(?:is|are)\s+absent|there\s+is\s+no)\b(?!\s+any\s*more)", re.I
+)
+_REF_PLACE_RE = re.compile(r"\b(?:on|in|from|of)\s+(?:the\s+)?(?:branch\s+)?$", re.IGNORECASE)
 _CONTAINER_RE = re.compile(r"\b(?:from|in|inside|within|out\s+of)\s+(?:the\s+(?:file\s+)?)?$", re.IGNORECASE)
 _CLAUSE_SPLIT_RE = re.compile(
     r";|\s[—–]\s|:\s|,\s+(?:and|but|while|whereas|so|then)\s|\s(?:but|while|whereas)\s|"
@@ -65,13 +74,15 @@ _CLAUSE_SPLIT_RE = re.compile(
 _HEAD_AT_RES = [
     re.compile(rf"\bHEAD(?:\s+is(?:\s+now|\s+still)?)?(?:\s+(?:at|on|points?\s+(?:to|at))\s+|\s*[@=:]\s*)(?:commit\s+)?{_SHA}(?:\s+on\s+(?:branch\s+)?{_REF})?", re.I),
     re.compile(rf"\b(?:we(?:'re|\s+are)|I(?:'m|\s+am)|(?:we're|we\s+are|I'm)\s+(?:now|currently)|currently|the\s+checkout\s+is)\s+(?:now\s+|currently\s+|still\s+)?(?:at|on)\s+(?:commit\s+)?{_SHA}(?:\s+on\s+(?:branch\s+)?{_REF})?", re.I),
-    re.compile(rf"\b(?:detached\s+at|checked\s+out\s+at)\s+(?:commit\s+)?{_SHA}()", re.I),
+    re.compile(rf"\b(?:checked\s+out\s+at)\s+(?:commit\s+)?{_SHA}()", re.I),
+    re.compile(rf"\bHEAD\s+is\s+(?:now\s+|still\s+)?{_SHA}()", re.I),
 ]
+_DETACHED_RE = re.compile(rf"\b(?:HEAD\s+is\s+)?detached\s+(?:HEAD\s+)?(?:at|@)\s+(?:commit\s+)?{_SHA}", re.I)
 _HEAD_ON_AT_RE = re.compile(
     rf"\b(?:we(?:'re|\s+are)|I(?:'m|\s+am)|currently|HEAD\s+is)\s+(?:now\s+|currently\s+|still\s+)?on\s+(?:branch\s+)?{_REF}\s+at\s+(?:commit\s+)?{_SHA}", re.I
 )
 _NAMED_BRANCH_AT_RE = re.compile(
-    rf"(?:^|[\s(])`([A-Za-z0-9][\w./+-]*)`(?:'s\s+tip)?\s+(?:is\s+(?:now\s+|still\s+)?)?(?:at|@|points\s+(?:to|at))\s+(?:commit\s+)?{_SHA}", re.I
+    rf"(?:^|[\s(])(?:the\s+tip\s+of\s+)?`([A-Za-z0-9][\w./+-]*)`(?:'s\s+tip)?\s+(?:is\s+(?:now\s+|still\s+)?(?:at\s+)?|@\s*|points\s+(?:to|at)\s+|at\s+)(?:commit\s+)?{_SHA}", re.I
 )
 _PLAIN_REACH_RE = re.compile(
     r"\b(?:on|in|into|to)\s+(?:the\s+)?(main|master|trunk|develop|HEAD|this\s+branch|the\s+current\s+branch)\b(?!\s*[`/.-]\w)", re.I
@@ -93,9 +104,12 @@ _GENERIC = frozenset(
         code repo repository tree file files line lines test tests testing part first last final earlier later previous
         go went gone see look now there thing things our my its current currently today yesterday finally already
         real actual proper properly simple small big one two three check checked verify verified confirm confirmed
-        resume resumed continue continued start started"""
+        resume resumed continue continued start started since ago june july august september october november
+        december january february march april may week month year everybody everyone cites cited claimed
+        claim first reads read copied copies points point tag tags detached bisecting bisect took"""
     )
 ) | {"fix", "landed", "land"}
+_TOPIC_SPLIT_RE = re.compile(r";|\.\s|\s[—–]\s|,\s+(?:and|but|while|so|then|which|since|after)\s|\s(?:but|while|whereas|because|although|though)\s", re.I)
 _IDENT_RE = re.compile(r"`([A-Za-z_][\w.]*)(?:\(\))?`|\b([a-z]+_[a-z0-9_]+|[a-z]+[A-Z]\w+|[A-Z][a-z]+[A-Z]\w+)\b")
 
 
@@ -111,7 +125,7 @@ def statements(text: str, addresses: list[Address]) -> list[Assertion]:
     shas = [a.value for a in addresses if a.kind == SHA and a.value not in tip_shas]
     for sha in shas:
         if _is_authored(text, sha):
-            topic = topic_of(text, addresses)
+            topic = topic_of(text, addresses, sha)
             if topic:
                 found.append(Assertion("about", target=topic, sha=sha))
     if shas:
@@ -131,6 +145,9 @@ def head_positions(text: str) -> list[tuple[str, Optional[str]]]:
             found.append((match.group(1).lower(), (match.group(2) or None) if match.lastindex and match.lastindex >= 2 else None))
     for match in _HEAD_ON_AT_RE.finditer(text):
         found.append((match.group(2).lower(), match.group(1)))
+    for match in _DETACHED_RE.finditer(text):
+        found = [f for f in found if f[0] != match.group(1).lower()]
+        found.append((match.group(1).lower(), DETACHED))
     return list(dict.fromkeys(found))
 
 
@@ -153,6 +170,10 @@ def _gone(text: str, addresses: list[Address]) -> list[Assertion]:
                 found.setdefault(old.value, Assertion("gone", target=old.value))
             if new is not None:
                 present.add(new.value)
+    for match in _NOW_AT_RE.finditer(text):
+        new = _address_in(match.group(1), names)
+        if new is not None:
+            present.add(new.value)
     gone_clauses = [c for c in _clauses(text) if _GONE_RE.search(c) and not _NOT_GONE_RE.search(c)]
     sentence_sha = next((s for s in map(_sha_in, gone_clauses) if s), None)
     for clause in gone_clauses:
@@ -163,7 +184,10 @@ def _gone(text: str, addresses: list[Address]) -> list[Assertion]:
                 continue
             if address.kind == PATH and _CONTAINER_RE.search(clause[:position]):
                 continue  # removed something *from* this file
-            found[address.value] = Assertion("gone", target=address.value, sha=sha.lower() if sha else None)
+            if address.kind != PATH and _REF_PLACE_RE.search(clause[:position]):
+                continue  # "does not exist on `main`": the branch is where, not what
+            absent_only = _ABSENT_ONLY_RE.search(clause) is not None and sha is None
+            found[address.value] = Assertion("gone", negated=absent_only, target=address.value, sha=sha.lower() if sha else None)
     for value in present:
         found.pop(value, None)
     return list(found.values())
@@ -200,9 +224,14 @@ def _is_authored(text: str, sha: str) -> bool:
     return _NOT_AUTHOR_RE.search(before) is None
 
 
-def topic_of(text: str, addresses: list[Address]) -> str:
-    """The words of the sentence that describe the work (addresses and generic words removed), as text."""
+def topic_of(text: str, addresses: list[Address], sha: Optional[str] = None) -> str:
+    """The words of the sentence that describe the work (addresses and generic words removed), as text:
+    those of the clause naming ``sha`` when that clause has any."""
     plain = text
+    if sha:
+        clause = next((c for c in _TOPIC_SPLIT_RE.split(text) if sha in c.lower()), None)
+        if clause is not None and topic_of(clause, addresses):
+            plain = clause
     for address in addresses:
         plain = plain.replace(f"`{address}`", " ").replace(f"`{address.value}`", " ")
     plain = re.sub(r"`[0-9a-fA-F]{4,40}`|\b[0-9a-f]{7,40}\b", " ", plain)

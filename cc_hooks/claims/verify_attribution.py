@@ -25,6 +25,7 @@ from cc_hooks.claims.statements import identifiers
 from cc_hooks.claims.words import clearly_matches, significant_words
 
 NAME = "attribution"
+_BOOKKEEPING = re.compile(r"^\s*(?:release|bump|version|v?\d+(?:\.\d+)+\b|changelog|merge\b)", re.I)
 HISTORY = 5000  # commits of HEAD searched for the commit that does the work instead
 
 
@@ -76,19 +77,32 @@ def _about(topic: str, names: list[str], commit: CommitText, with_diff: bool = F
     """VERIFIED when the commit is about ``topic``; CONTRADICTED when it clearly is not (a code name the
     sentence gives is nowhere in its complete diff); UNVERIFIED otherwise."""
     wanted = topic.split()
-    present = set(significant_words(_unhyphen(commit.message))) | _path_words(commit.paths)
+    message_words = set(significant_words(_unhyphen(commit.message)))
+    present = message_words | _path_words(commit.paths)
     haystack = (commit.message + "\n" + "\n".join(commit.paths) + ("\n" + commit.diff if with_diff else "")).lower()
     names_found = [n for n in names if n.lower() in haystack]
     if with_diff:
         present |= set(significant_words(" ".join(re.findall(r"[A-Za-z_][\w]{2,}", commit.diff[:200_000]))))
     hits = sum(1 for word in wanted if word in present)
-    if names and len(names_found) == len(names) and (hits >= 1 or not wanted):
+    said = sum(1 for word in wanted if word in message_words)  # the message, not only the paths, must say it
+    if _bookkeeping(commit) and not any(word in _RELEASE_WORDS for word in wanted):
+        return UNVERIFIED  # a release or merge lists work; it is not where the work was done
+    if names and len(names_found) == len(names) and (said >= 1 or not wanted):
         return VERIFIED
-    if not names and wanted and hits >= max(1, math.ceil(len(wanted) * 0.5)):
+    if not names and wanted and said >= 1 and hits >= max(1, math.ceil(len(wanted) * 0.5)):
         return VERIFIED
     if with_diff and names and not names_found and not commit.truncated:
         return CONTRADICTED
     return UNVERIFIED
+
+
+_RELEASE_WORDS = frozenset(significant_words("release released version bump changelog merge merged tag"))
+
+
+def _bookkeeping(commit: CommitText) -> bool:
+    from cc_hooks.claims.verify_queue import _BOOKKEEPING_RE
+
+    return _BOOKKEEPING_RE.match(commit.message) is not None
 
 
 def _path_words(paths: list[str]) -> set[str]:
@@ -111,7 +125,7 @@ def _better(topic: str, history, named: str):
     if len(wanted) < 2:
         return None
     for sha, subject, words in history:
-        if sha != named and clearly_matches(wanted, words, ratio=0.75):
+        if sha != named and clearly_matches(wanted, words, ratio=0.75) and not _BOOKKEEPING.match(subject):
             return sha, subject
     return None
 

@@ -14,6 +14,7 @@ from typing import Optional
 from cc_hooks.claims import address as addr
 from cc_hooks.claims.context import Ref, VerifyContext
 from cc_hooks.claims.model import CONTRADICTED, QUEUE, UNVERIFIED, VERIFIED, Assertion, Claim
+from cc_hooks.claims.statements import DETACHED
 
 NAME = "git"
 
@@ -245,6 +246,10 @@ def _judge_head_at(ctx, assertion, commits, outside, add) -> None:
         else:
             now += f" ({sha} is not on HEAD)"
         add("HEAD", CONTRADICTED, now)
+    elif branch == DETACHED and status.branch is not None:
+        add("HEAD", CONTRADICTED, f"HEAD is at {sha} but not detached: it is on branch {status.branch}")
+    elif branch == DETACHED:
+        add("HEAD", VERIFIED, f"HEAD is detached at {sha}")
     elif branch and not _same_branch(ctx, status.branch, branch):
         add("HEAD", CONTRADICTED, f"HEAD is at {sha} but on {'branch ' + status.branch if status.branch else 'no branch (detached)'}, not {branch}")
     else:

@@ -41,9 +41,13 @@ def verify(ctx: VerifyContext, claims: list[Claim]) -> None:
     if not claims:
         return
     wanted = {}
+    refs_named: set[str] = set()
     for claim in claims:
         for address in claim.addresses_of(addr.PATH, addr.NAME):
             if address.kind == addr.NAME and ctx.resolve_ref(address.value) is not None:
+                continue
+            if address.kind == addr.PATH and address.line is None and "/" in address.value and ctx.resolve_ref(address.value) is not None:
+                refs_named.add(address.value)  # `origin/3.x`: a ref shaped like a path
                 continue
             relative = _relative(ctx, address.value)
             if relative is not None:
@@ -68,6 +72,10 @@ def verify(ctx: VerifyContext, claims: list[Claim]) -> None:
         for address in claim.addresses_of(addr.PATH, addr.NAME):
             if address.value not in wanted and address.kind == addr.NAME:
                 continue  # a ref; judged by the git verifier
+            if address.value in refs_named:
+                ref = ctx.resolve_ref(address.value)
+                claim.add(str(address), VERIFIED, f"{ref.short} exists ({ref.kind}) at {ref.sha[:7]}", NAME)
+                continue
             if address.value in gone_here:
                 _judge_gone(ctx, claim, address, wanted.get(address.value), present.get(address.value), gone_here[address.value], removals)
                 continue
@@ -88,7 +96,7 @@ def _removals(ctx: VerifyContext, claims: list[Claim], wanted: dict, present: di
             obj = ctx.objects([assertion.sha]).get(assertion.sha) if assertion.sha else None
             if obj and obj[1] == "commit":
                 named[assertion.sha] = obj[0]
-            elif not assertion.sha:
+            elif not assertion.sha and not assertion.negated:
                 unnamed.add(rel)
     result: dict = {}
     for sha, paths in ctx.removals(named.values()).items():
@@ -105,6 +113,9 @@ def _judge_gone(ctx, claim, address, relative, obj, sha, removals) -> None:
         return
     if obj is not None:
         claim.add(label, CONTRADICTED, f"{relative} still exists at HEAD", NAME)
+        return
+    if sha is None and assertion_absent_only(claim, address.value):
+        claim.add(label, VERIFIED, f"{relative} does not exist at HEAD", NAME)
         return
     if sha is None:
         found = removals.get(("path", relative))
@@ -125,6 +136,11 @@ def _judge_gone(ctx, claim, address, relative, obj, sha, removals) -> None:
         other = ctx.deletions([relative]).get(relative.rstrip("/"))
         elsewhere = f'; it was removed in {other[0][:7]} "{other[1]}"' if other else ""
         claim.add(label, CONTRADICTED, f"{relative} is not at HEAD, but {sha} did not remove it{elsewhere}", NAME)
+
+
+def assertion_absent_only(claim: Claim, value: str) -> bool:
+    """The sentence says the path does not exist ("there is no `x`"), not that it was removed."""
+    return any(a.what == "gone" and a.target == value and a.negated for a in claim.assertions)
 
 
 def _in_work_tree(ctx: VerifyContext, relative: str) -> bool:

@@ -29,13 +29,23 @@ _EXTERNAL_RE = re.compile(
 _WORD_RE = re.compile(r"[A-Za-z][A-Za-z0-9_'-]*[A-Za-z0-9]|[A-Za-z]{2,}")
 
 
+_SYNONYMS = {"delet": "remov", "drop": "remov", "repair": "fix", "bug": "fix", "broken": "fix"}
+
+
 def stem(word: str) -> str:
+    """Crude but consistent: "renamed", "rename", "renames" -> "renam"; "dropped" -> "drop" -> "remov"."""
     word = word.lower().strip("'-_")
+    if word.endswith("'s"):
+        word = word[:-2]
     for suffix in ("ing", "ied", "ies", "ed", "es", "s"):
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             word = word[: -len(suffix)] + ("y" if suffix in ("ied", "ies") else "")
+            if suffix in ("ing", "ed") and len(word) > 3 and word[-1] == word[-2] and word[-1] not in "lsz":
+                word = word[:-1]  # dropped -> drop
             break
-    return word
+    if word.endswith("e") and len(word) > 3:
+        word = word[:-1]
+    return _SYNONYMS.get(word, word)
 
 
 def significant_words(text: str) -> list[str]:
