@@ -43,7 +43,8 @@ _STATUS_RE = re.compile(
 )
 _INTENT_RE = re.compile(
     r"^(?:next(?:\s+steps?)?\s*:|todo\b|to\s+do\s*:|then\s*:)|"
-    r"\b(?:will|should|must|need(?:s|ed)?\s+to|plan(?:s|ned)?\s+to|going\s+to|wants?|to\s+be\s+(?:written|created|added|moved|renamed))\b",
+    r"\b(?:will|should|must|need(?:s|ed)?\s+to|plan(?:s|ned)?\s+to|going\s+to|wants?|asked\s+(?:for|to|me|us)|asks\s+for|requested|"
+    r"to\s+be\s+(?:written|created|added|moved|renamed))\b",
     re.IGNORECASE,
 )
 _NEXT_HEADING_RE = re.compile(
@@ -65,12 +66,13 @@ _CLEAN_RE = re.compile(
     re.IGNORECASE,
 )
 _DIRTY_RE = re.compile(
-    r"\b(?:uncommitted|unstaged|not\s+(?:yet\s+)?committed|dirty\s+(?:working\s+)?tree|(?:working|work)\s*tree\s+(?:is\s+)?dirty|"
+    r"(?<!\bno\s)(?<!\bnot\sany\s)\b(?:uncommitted|unstaged|not\s+(?:yet\s+)?committed|dirty\s+(?:working\s+)?tree|(?:working|work)\s*tree\s+(?:is\s+)?dirty|"
     r"local\s+(?:un\w+\s+)?changes)\b",
     re.IGNORECASE,
 )
-_UNPUSHED_RE = re.compile(r"\b(?:not\s+(?:yet\s+)?pushed|unpushed|un-pushed)\b", re.IGNORECASE)
-_PUSHED_RE = re.compile(r"\bpushed\b", re.IGNORECASE)
+_UNPUSHED_RE = re.compile(r"\b(?:not\s+(?:yet\s+)?pushed|(?<!\bno\s)(?:unpushed|un-pushed))\b", re.IGNORECASE)
+_NO_DIRT_RE = re.compile(r"\bno\s+(?:uncommitted|unstaged|local)\s+(?:changes|modifications|edits)\b", re.IGNORECASE)
+_PUSHED_RE = re.compile(r"\bpushed\b(?!\s+(?:only\s+)?(?:the\s+first|the\s+earlier|one\s+of|some\s+of|part\s+of|\w+\s+of\s+them))", re.IGNORECASE)
 _STAGED_RE = re.compile(
     r"\b(?:(?:changes|files?|everything|diff)\s+(?:is\s+|are\s+)?staged|staged\s+(?:changes|files?)|in\s+the\s+index)\b",
     re.IGNORECASE,
@@ -135,7 +137,7 @@ def git_assertions(text: str) -> list[Assertion]:
             found.append(Assertion("merged", negated=negated, target=target))
     if _DIRTY_RE.search(text):
         found.append(Assertion("clean", negated=True))
-    elif _CLEAN_RE.search(text):
+    elif _CLEAN_RE.search(text) or _NO_DIRT_RE.search(text):
         found.append(Assertion("clean"))
     if _UNPUSHED_RE.search(text):
         found.append(Assertion("pushed", negated=True))

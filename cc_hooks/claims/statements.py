@@ -36,7 +36,7 @@ _GONE_RE = re.compile(
     r"(?:removed|deleted|dropped|retired|gone|rm'?d|"
     r"no\s+longer\s+(?:exists?|there|present|tracked|in\s+(?:the\s+)?(?:repo(?:sitory)?|tree|codebase))|"
     r"(?:does|do|did)\s*(?:n[o']t|not)\s+exist(?:\s+any\s*more)?|(?:doesn't|don't)\s+exist(?:\s+any\s*more)?|"
-    r"not\s+exist(?:ing)?\s+any\s*more|got\s+rid\s+of|removal\s+of|deletion\s+of|(?:is|are|was|were)\s+absent)\b",
+    r"not\s+exist(?:ing)?\s+any\s*more|there\s+(?:is|are)\s+no|got\s+rid\s+of|removal\s+of|deletion\s+of|(?:is|are|was|were)\s+absent)\b",
     re.IGNORECASE,
 )
 _NOT_GONE_RE = re.compile(

@@ -21,6 +21,7 @@ from cc_hooks.claims.model import CONTRADICTED, POSITION, UNVERIFIED, VERIFIED, 
 from cc_hooks.claims.words import clearly_matches, significant_words
 
 NAME = "position"
+EARLIER_RATIO = 1.0  # an entry older than the state block settles it only when it names every key word
 _CUE_WORDS = set(
     significant_words(
         "awaiting waiting blocked pending user users owner ruling rulings decision decisions answer approval review input "
@@ -75,8 +76,11 @@ def _judge(ctx: VerifyContext, claim: Claim, date: str, entries) -> None:
         claim.add("decision ledger", UNVERIFIED, "the claim names nothing to look for in the decision ledger", NAME)
         return
     later = [e for e in entries if e.date and e.date >= date]
-    for entry in later:
-        if clearly_matches(words, f"{entry.title} {entry.decision or ''}"):
+    earlier = [e for e in entries if e.date and e.date < date]
+    settled = [e for e in later if clearly_matches(words, f"{e.title} {e.decision or ''}")]
+    settled += [e for e in earlier if clearly_matches(words, f"{e.title} {e.decision or ''}", ratio=EARLIER_RATIO)]
+    for entry in settled[:1]:
+        if True:
             quote = f"## {entry.heading}" + (f" / Decision: {entry.decision}" if entry.decision else "")
             claim.add(
                 "decision ledger",
@@ -88,7 +92,7 @@ def _judge(ctx: VerifyContext, claim: Claim, date: str, entries) -> None:
     claim.add(
         "decision ledger",
         VERIFIED,
-        f"no {_ledger_name(ctx)} entry dated {date} or later settles it ({len(later)} such entries)",
+        f"no {_ledger_name(ctx)} entry settles it ({len(later)} dated {date} or later, {len(earlier)} earlier)",
         NAME,
     )
 

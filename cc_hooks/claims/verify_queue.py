@@ -38,9 +38,10 @@ DEFAULT_BRANCHES = ("refs/heads/main", "refs/heads/master", "refs/remotes/origin
 _VERSION_RE = re.compile(r"(?<![\w.])v?(\d+(?:\.\d+)+)(?![\w.]*\w)")
 _BOOKKEEPING_RE = re.compile(
     r"^\s*(?:release|releasing|bump|version|v?\d+(?:\.\d+)+\b|prepare\b|changelog|update\s+(?:the\s+)?changelog|"
-    r"merge\s+(?:pull\s+request|branch|remote-tracking|tag)|merged?\s+#\d+)",
+    r"merge\s+(?:pull\s+request|branch|remote-tracking|tag)|merged?\s+#\d+)|\b(?:release\s+notes|changelog|news\s+entry)\b",
     re.IGNORECASE,
 )
+_KIND_WORDS = frozenset(significant_words("test tests documentation docs document benchmark benchmarks typing types example examples"))
 
 
 @dataclass
@@ -161,19 +162,35 @@ def find_landing(claim: Claim, commits: list[Commit], since: str = "") -> Option
     """The commit that references the item or clearly does its work (newest first; work before bookkeeping)."""
     patterns = [(ref, re.compile(rf"(?<![\w#-]){re.escape(ref)}(?![\w-])", re.IGNORECASE)) for ref in claim_refs(claim, addr.REF)]
     patterns += [(sha, re.compile(rf"\b{re.escape(sha)}")) for sha in claim_refs(claim, addr.SHA)]
+    wanted = sorted(item_words(_work_text(claim)))
     referencing = []
     for commit in commits:
         message = f"{commit.subject}\n{commit.body}"
         for label, pattern in patterns:
-            if pattern.search(message) and not commit.sha.startswith(label):
+            if pattern.search(message) and not commit.sha.startswith(label) and _same_kind(wanted, commit):
                 referencing.append((commit, label))
                 break
-    if referencing:
-        commit, label = min(referencing, key=lambda pair: pair[0].bookkeeping)  # stable: newest work commit
-        return commit, f"{label} referenced in"
-    wanted = sorted(item_words(_work_text(claim)))
+    work = [pair for pair in referencing if not pair[0].bookkeeping]
+    if work:
+        return work[0][0], f"{work[0][1]} referenced in"
     commit = _by_words(wanted, commits, since)
-    return (commit, "matched by") if commit is not None else None
+    if commit is not None:
+        return commit, "matched by"
+    if referencing:
+        return referencing[0][0], f"{referencing[0][1]} referenced in"
+    return None
+
+
+def _same_kind(wanted: list[str], commit: Commit) -> bool:
+    """An item for tests (docs, benchmarks...) is not done by a commit that says nothing of them."""
+    kinds = _KIND_WORDS.intersection(wanted)
+    return not kinds or bool(kinds & commit.words)
+
+
+def _contrasted(wanted: list[str], commit: Commit) -> bool:
+    """The same phrase with one word swapped ("custom block rules" / "custom inline rules"): other work."""
+    theirs = item_words(commit.subject)
+    return len(wanted) >= 3 and len(theirs) == len(wanted) and len(set(wanted) ^ theirs) == 2
 
 
 def _by_words(wanted: list[str], commits: list[Commit], since: str, exclude: str = "") -> Optional[Commit]:
@@ -184,7 +201,7 @@ def _by_words(wanted: list[str], commits: list[Commit], since: str, exclude: str
         if commit.sha == exclude:
             continue
         hits, share = overlap(wanted, commit.words)
-        if hits >= 2 and share >= (AFTER_RATIO if commit.date >= since else BEFORE_RATIO):
+        if hits >= 2 and share >= (AFTER_RATIO if commit.date >= since else BEFORE_RATIO) and _same_kind(wanted, commit) and not _contrasted(wanted, commit):
             found.append((commit.bookkeeping, -share, commit))
     if not found:
         return None

@@ -38,6 +38,10 @@ def stem(word: str) -> str:
     if word.endswith("'s"):
         word = word[:-2]
     for suffix in ("ing", "ied", "ies", "ed", "es", "s"):
+        if suffix == "s" and word.endswith(("ss", "us", "is")):
+            continue  # "pass", "status", "analysis"
+        if suffix == "es" and not word.endswith(("sses", "ches", "shes", "xes", "zes")):
+            continue  # "passes" -> "pass", but "notes" -> "not" would lose the word: strip "s" alone
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             word = word[: -len(suffix)] + ("y" if suffix in ("ied", "ies") else "")
             if suffix in ("ing", "ed") and len(word) > 3 and word[-1] == word[-2] and word[-1] not in "lsz":

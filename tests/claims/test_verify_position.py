@@ -26,11 +26,13 @@ def test_awaiting_a_ruling_the_ledger_already_has_is_contradicted(repo):
     assert "DECISIONS.md:10 settled it: ## 2026-11-30 — Token lifetime is 30 minutes" in claim.evidence
 
 
-def test_ruling_recorded_before_the_state_block_does_not_settle_it(repo):
+def test_ruling_recorded_before_the_state_block_settles_it_only_when_it_names_every_key_word(repo):
     repo.write("DECISIONS.md", LEDGER.format(date="2026-11-21"))
     claim = repo.check("Awaiting the user's ruling on token lifetime.", date="2026-11-29", state_date="2026-11-29")
-    assert claim.verdict == VERIFIED
-    assert "no DECISIONS.md entry dated 2026-11-29 or later settles it" in claim.evidence
+    assert claim.verdict == CONTRADICTED  # decided before the state block was written: nothing is awaited
+    claim = repo.check("Awaiting the user's ruling on token lifetime for service accounts.", date="2026-11-29", state_date="2026-11-29")
+    assert claim.verdict == VERIFIED  # an older, narrower ruling: a new question may be open
+    assert "no DECISIONS.md entry settles it (0 dated 2026-11-29 or later, 2 earlier)" in claim.evidence
 
 
 def test_unrelated_later_entry_does_not_settle_it(repo):
@@ -74,7 +76,7 @@ def test_an_unchanged_ledger_is_parsed_once_across_runs(repo, monkeypatch):
 
 def test_a_changed_ledger_is_parsed_again(repo, monkeypatch):
     (repo.path / ".git" / "cc-hooks").mkdir()
-    repo.write("DECISIONS.md", LEDGER.format(date="2026-11-21"))
+    repo.write("DECISIONS.md", LEDGER.format(date="2026-11-21").split("\n## 2026-11-21 — Token")[0])
     calls = _count_parses(monkeypatch)
     assert repo.check("Awaiting the user's ruling on token lifetime.", date="2026-11-29").verdict == VERIFIED
     repo.write("DECISIONS.md", LEDGER.format(date="2026-11-30"))
