@@ -233,3 +233,13 @@ def test_a_commit_on_another_branch_is_placed_not_contradicted(clone):
 def test_a_commit_said_to_be_on_main_that_is_not_is_contradicted(clone):
     claim = clone.check(f"The encoding backport landed on main in `{clone.shas['backport'][:7]}`.")
     assert claim.verdict == CONTRADICTED and "it is on origin/3.x" in claim.evidence
+
+
+def test_a_commit_said_to_change_a_path_is_checked_against_its_paths(clone):
+    views = clone.shas["views"][:7]
+    assert clone.check(f"`{views}` changed `src/db.py`.").verdict == VERIFIED
+    claim = clone.check(f"`{views}` added `README.md`.")
+    assert claim.verdict == CONTRADICTED and "did not change README.md" in claim.evidence
+    assert clone.check(f"`{views}` touched `src/db.py` only.").verdict == VERIFIED
+    backport = clone.shas["backport"][:7]
+    assert clone.check(f"`src/db.py` was changed in `{backport}`.").verdict == CONTRADICTED
