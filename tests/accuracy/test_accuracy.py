@@ -1,0 +1,116 @@
+"""The accuracy corpus holds the verdicts to issue 15's bar (thresholds.py).
+
+The corpus tests run the real pipeline on every labeled claim; the self-tests
+check the ruler itself: the builders are deterministic, placeholders resolve,
+and every case parses and names a real repository.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from . import harness, thresholds
+from .build import fingerprint
+from .repos import SPECS, build_all
+
+
+@pytest.fixture(scope="session")
+def corpus_repos(tmp_path_factory):
+    return build_all(tmp_path_factory.mktemp("accuracy-corpus"))
+
+
+@pytest.fixture(scope="session")
+def corpus_run(corpus_repos):
+    return harness.run_all(None, repos=corpus_repos)
+
+
+# --- the ruler ------------------------------------------------------------
+
+
+def test_builders_are_deterministic(corpus_repos, tmp_path):
+    again = build_all(tmp_path)
+    for name, repo in corpus_repos.items():
+        assert fingerprint(again[name]) == fingerprint(repo), name
+
+
+def test_placeholders_resolve(corpus_repos):
+    repo = corpus_repos["tablekit"]
+    full = repo.shas["views-fix"]
+    assert repo.resolve("{sha:views-fix}") == full[:7]
+    assert repo.resolve("{sha12:views-fix}") == full[:12]
+    assert repo.resolve("{sha4:views-fix}") == full[:4]
+    assert repo.git("rev-parse", "--verify", "-q", full[:4] + "^{commit}").strip() == full
+    absent = repo.resolve("{nosha4:x}")
+    assert not any(o.startswith(absent) for o in repo._objects)
+    line = int(repo.resolve("{line:tablekit/db.py:def rows_where}"))
+    assert repo.head_text("tablekit/db.py").splitlines()[line - 1].startswith("def rows_where(")
+    with pytest.raises(KeyError):
+        repo.resolve("{sha:no-such-mark}")
+
+
+def test_ambiguous_prefix_is_ambiguous_to_git(corpus_repos):
+    repo = corpus_repos["docsite"]
+    prefix = repo.resolve("{amb4:nav-fix}")
+    assert repo.shas["nav-fix"].startswith(prefix)
+    commits = repo.git("rev-list", "--all").split()
+    assert sum(1 for c in commits if c.startswith(prefix)) == 2
+
+
+def test_clones_have_remote_only_branches(corpus_repos):
+    repo = corpus_repos["tablekit"]
+    assert repo.git("branch", "--format=%(refname)").split() == ["refs/heads/main"]
+    assert "refs/remotes/origin/3.x" in repo.git("for-each-ref", "--format=%(refname)", "refs/remotes")
+
+
+def test_every_case_parses_and_names_a_repository():
+    names = {spec().name for spec in SPECS}
+    cases = harness.load_cases()
+    assert cases
+    for case in cases:
+        assert case.repo in names, case.name
+
+
+def test_dashboard_is_read_while_excluded(corpus_repos):
+    """The harness's way of placing next_steps.md leaves `git status` clean and is still read."""
+    case = harness.Case("probe", "tablekit", "## CURRENT STATE — 2026-11-24\nResume point: x.\n- Working tree clean.\n", None, None,
+                        [harness.Label("TRUE", "other:clean", "Working tree clean.", "clean")])
+    outcomes, _ = harness.run_case(case, corpus_repos["tablekit"])
+    assert outcomes[0].verdict == "VERIFIED", outcomes[0].evidence
+    assert corpus_repos["tablekit"].git("status", "--porcelain") == ""
+
+
+# --- the corpus -----------------------------------------------------------
+
+
+def test_corpus_size_and_coverage(corpus_run):
+    outcomes = corpus_run.outcomes
+    assert len(outcomes) >= thresholds.MIN_LABELED_CLAIMS
+    for cls in harness.CLASSES:
+        for label in ("TRUE", "FALSE"):
+            n = sum(1 for o in outcomes if o.cls == cls and o.label == label)
+            assert n >= thresholds.MIN_PER_CLASS_AND_POLARITY, f"class {cls} {label}: {n}"
+
+
+def test_every_labeled_claim_is_found(corpus_run):
+    missing = harness.not_found(corpus_run.outcomes)
+    assert len(missing) <= thresholds.MAX_NOT_FOUND, [f"{o.case}: {o.key}" for o in missing]
+
+
+def test_no_false_verified(corpus_run):
+    wrong = harness.false_verified(corpus_run.outcomes)
+    assert len(wrong) <= thresholds.MAX_FALSE_VERIFIED, _describe(wrong)
+
+
+def test_no_false_contradicted(corpus_run):
+    wrong = harness.false_contradicted(corpus_run.outcomes)
+    assert len(wrong) <= thresholds.MAX_FALSE_CONTRADICTED, _describe(wrong)
+
+
+def test_correct_share_of_checkable_claims(corpus_run):
+    correct, checkable = harness.accuracy(corpus_run.outcomes)
+    wrong = [o for o in corpus_run.outcomes if o.checkable and not o.correct]
+    assert correct >= thresholds.MIN_CORRECT_SHARE * checkable, _describe(wrong)
+
+
+def _describe(outcomes) -> str:
+    return "\n" + "\n".join(f"[{o.cls}] {o.case}: {o.key!r} {o.label} -> {o.verdict}: {o.evidence}" for o in outcomes)
