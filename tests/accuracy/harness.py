@@ -7,8 +7,8 @@ or both, then its labels, one per line::
     - TRUE [2] "`tablekit/legacy_sql.py` is gone" — deleted in {sha:drop-legacy}, absent at HEAD
     - FALSE [5] "Support offset without limit" — landed in {sha:offset-impl} [cites {sha:offset-impl}]
 
-The quoted key is a unique substring of one extracted claim (placeholders
-resolved, whitespace collapsed); the class is 1-8 (the error classes of issue
+The quoted key is the whole text of one extracted claim, or a unique
+substring of one (placeholders resolved, whitespace collapsed); the class is 1-8 (the error classes of issue
 15) or ``other:<what>``; ``[cites X]`` (optional, repeatable) requires the
 evidence to name commit X as well as the verdict to be right.
 
@@ -164,7 +164,7 @@ def _match(case: Case, repo, claims: list) -> tuple[list[Outcome], list]:
     used: dict[int, str] = {}
     for label in case.labels:
         key = _normal(repo.resolve(label.key))
-        hits = [i for i, claim in enumerate(claims) if key in claim.text]
+        hits = [i for i, claim in enumerate(claims) if key == claim.text] or [i for i, claim in enumerate(claims) if key in claim.text]
         if len(hits) > 1:
             raise CaseError(f"{case.name}:{label.line}: key {key!r} matches {len(hits)} claims")
         if hits and hits[0] in used:
