@@ -63,8 +63,8 @@ def report(run: harness.Run, seconds: float) -> dict:
     }
 
 
-def print_report(data: dict) -> None:
-    print(f"Accuracy corpus: {data['cases']} cases, {data['claims']} labeled claims, {data['seconds']}s\n")
+def print_report(data: dict, title: str = "Accuracy corpus", thresholds_line: bool = True) -> None:
+    print(f"{title}: {data['cases']} cases, {data['claims']} labeled claims, {data['seconds']}s\n")
     columns = harness.VERDICT_COLUMNS
     print(f"{'label/verdict':<16}" + "".join(f"{c:>14}" for c in columns) + f"{'total':>8}")
     for label, row in data["matrix"].items():
@@ -93,7 +93,8 @@ def print_report(data: dict) -> None:
         for case, texts in data["unlabeled"].items():
             for text in texts:
                 print(f"- {case}: {text[:120]}")
-    print("\nThresholds: " + ("met" if data["meets_thresholds"] else "NOT met: " + "; ".join(data["threshold_failures"])))
+    if thresholds_line:
+        print("\nThresholds: " + ("met" if data["meets_thresholds"] else "NOT met: " + "; ".join(data["threshold_failures"])))
 
 
 def main(argv=None) -> int:

@@ -123,7 +123,7 @@ def parse_case(path: Path) -> Case:
 
 
 def load_cases(directory: Path = CASES_DIR) -> list[Case]:
-    return [parse_case(path) for path in sorted(Path(directory).glob("*.md"))]
+    return [parse_case(path) for path in sorted(Path(directory).glob("*.md")) if path.name != "README.md"]
 
 
 def _normal(text: str) -> str:

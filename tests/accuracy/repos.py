@@ -26,7 +26,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .build import BuiltRepo, Spec, build
-from .content import append, chain, jsmodule, ledger, page, pymodule, sub
+from .content import append, jsmodule, ledger, page, pymodule, sub
 
 DB_FUNCTIONS = [
     ("connect", "path", 6),
@@ -221,7 +221,7 @@ def spec_ratelimit() -> Spec:
         "DECISIONS.md": ledger(("2026-08-01", "Zero runtime dependencies", "The core package depends on nothing.")),
     })
     s.commit("refill-fix", "Refill tokens based on elapsed time, not calls\n\nrefill() added one token per call, so a busy caller was never limited.\n", "2026-08-05", writes={
-        "src/bucket.js": sub("  const step0 = step('refill', 0);", "  const elapsed = now - bucket.last;\n  bucket.tokens = Math.min(bucket.capacity, bucket.tokens + elapsed * bucket.rate);\n  const step0 = step('refill', 0);"),
+        "src/bucket.js": sub("  const step0 = step('refill', 0);", "  const elapsed = now - bucket.last;\n  bucket.tokens = Math.min(bucket['capacity'], bucket.tokens + elapsed * bucket['rate']);\n  const step0 = step('refill', 0);"),
     })
     s.commit("sliding", "Add sliding window limiter", "2026-08-12", writes={
         "src/sliding.js": jsmodule("Sliding window limiter.", [("createSliding", "limit, ms", 6), ("hitSliding", "win, now", 9)]),
@@ -267,6 +267,7 @@ def spec_ratelimit() -> Spec:
     s.commit("retry-2", "Test Retry-After rounding", "2026-11-03", branch="fix/retry-after", local=True, writes={
         "test/retry.test.js": "test('rounds up', () => {});\n",
     })
+    s.ambiguous.append("burst")
     s.track("fix/retry-after", "origin/fix/retry-after")
     s.checkout("fix/retry-after")
     s.modify("README.md", append("\n## Retry-After\n\nSee src/retry.js.\n"), stage=True)
@@ -384,6 +385,7 @@ def spec_mdparse() -> Spec:
     s.commit("entities", "Decode numeric character references above U+FFFF", "2026-10-29", writes={"mdparse/inline.py": append("\n# astral entities\n")})
     s.commit("release-20", "Release 2.0\n\nBreaking: to_text() is gone, Python 3.10+.\n", "2026-11-05", writes={"CHANGELOG.md": append("\n## 2.0\n- Removed to_text().\n")})
     s.tag("v2.0", "release-20")
+    s.ambiguous.append("footnotes")
     s.commit("html-attrs", "Sanitize attributes in raw HTML blocks", "2026-11-18", writes={"mdparse/render.py": append("\n# sanitize attributes\n")})
     return s
 
