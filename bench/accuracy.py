@@ -9,6 +9,7 @@ verdict with its evidence.
     python bench/accuracy.py            # the report
     python bench/accuracy.py --json     # the same, as JSON
     python bench/accuracy.py --case tablekit-vacuum   # one case only
+    python bench/accuracy.py --code /work/main         # score another checkout's cc_hooks
 
 Exit status 0 when the figures meet ``tests/accuracy/thresholds.py``, 1 otherwise.
 """
@@ -97,11 +98,24 @@ def print_report(data: dict, title: str = "Accuracy corpus", thresholds_line: bo
         print("\nThresholds: " + ("met" if data["meets_thresholds"] else "NOT met: " + "; ".join(data["threshold_failures"])))
 
 
+def use_code(checkout: Path) -> None:
+    """Import ``cc_hooks`` from ``checkout`` instead of this tree (nothing has imported it yet)."""
+    package = checkout.resolve() / "cc_hooks"
+    if not (package / "__init__.py").exists():
+        raise SystemExit(f"{checkout} has no cc_hooks package")
+    if "cc_hooks" in sys.modules:
+        raise SystemExit("cc_hooks was imported before --code could take effect")
+    sys.path.insert(0, str(checkout.resolve()))
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.add_argument("--case", action="append", help="run only this case (repeatable)")
+    parser.add_argument("--code", type=Path, help="a checkout whose cc_hooks package is scored (default: this one)")
     args = parser.parse_args(argv)
+    if args.code:
+        use_code(args.code)
     cases = harness.load_cases()
     if args.case:
         cases = [c for c in cases if c.name in args.case]

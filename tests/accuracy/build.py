@@ -11,7 +11,8 @@ Identity and dates are fixed, so the same spec always gives the same SHAs.
 Text is resolved through placeholders (``BuiltRepo.resolve``):
 
 - ``{sha:mark}`` 7 hex digits, ``{shaN:mark}`` N digits (N < 7 only when that
-  prefix is unique among all objects of the clone), ``{sha40:mark}`` the full sha;
+  prefix is unique among all objects of the clone and has a letter in it),
+  ``{sha40:mark}`` the full sha;
 - ``{amb4:mark}`` a 4-digit prefix of the commit that the builder made
   ambiguous on purpose (``Spec.ambiguous``: a second commit with the same prefix);
 - ``{nosha4:seed}`` / ``{nosha:seed}`` a 4 / 7 digit hex prefix of no object at all;
@@ -128,6 +129,9 @@ class BuiltRepo:
         full = self.shas[mark]
         if length < 7 and not self.unique(full[:length]):
             raise ValueError(f"{self.name}: {full[:length]} ({mark}) is not a unique prefix")
+        if length < 7 and full[:length].isdigit():
+            # `2940` reads as a number as much as a commit: a corpus claim must not hinge on that.
+            raise ValueError(f"{self.name}: {full[:length]} ({mark}) has no hex letter; pick another length or commit")
         return full[:length]
 
     def unique(self, prefix: str) -> bool:

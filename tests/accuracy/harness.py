@@ -175,12 +175,18 @@ def _match(case: Case, repo, claims: list) -> tuple[list[Outcome], list]:
         used[hits[0]] = key
         claim = claims[hits[0]]
         cites = [repo.resolve(c) for c in label.cites]
-        missing = [c for c in cites if c[:7] not in claim.evidence]
+        missing = [c for c in cites if not names_commit(claim.evidence, c)]
         outcomes.append(
             Outcome(case.name, key, label.label, label.cls, label.reason, claim.verdict, claim.evidence, claim.text, claim.source, missing)
         )
     unlabeled = [c for i, c in enumerate(claims) if i not in used]
     return outcomes, unlabeled
+
+
+def names_commit(evidence: str, sha: str) -> bool:
+    """The evidence names commit ``sha`` (by any prefix of 4+ digits, as the claim may have)."""
+    sha = sha.lower()
+    return any(sha.startswith(token) or token.startswith(sha) for token in re.findall(r"\b[0-9a-f]{4,40}\b", evidence.lower()))
 
 
 def _exclude(root: Path, name: str) -> None:

@@ -70,6 +70,30 @@ def test_every_case_parses_and_names_a_repository():
         assert case.repo in names, case.name
 
 
+def test_every_placeholder_of_every_case_resolves(corpus_repos):
+    for case in harness.load_cases():
+        repo = corpus_repos[case.repo]
+        for text in (case.dashboard, case.summary, *(label.key for label in case.labels), *(c for label in case.labels for c in label.cites)):
+            if text:
+                assert "{" not in repo.resolve(text).replace("{{", ""), (case.name, text)
+
+
+def test_short_prefixes_must_be_unique_and_have_a_letter(corpus_repos):
+    repo = corpus_repos["ratelimit"]
+    digits = next(m for m, sha in repo.shas.items() if sha[:4].isdigit())
+    with pytest.raises(ValueError, match="no hex letter"):
+        repo.sha(digits, 4)
+    with pytest.raises(ValueError, match="not a unique prefix"):
+        corpus_repos["docsite"].sha("nav-fix", 4)
+
+
+def test_cites_accept_any_prefix_the_evidence_uses():
+    full = "e278eefb0123456789abcdef0123456789abcdef"
+    assert harness.names_commit('e278e "Add sliding window limiter" is reachable', full)
+    assert harness.names_commit("landed in e278eef", full[:7])
+    assert not harness.names_commit("landed in e279eef", full)
+
+
 def test_dashboard_is_read_while_excluded(corpus_repos):
     """The harness's way of placing next_steps.md leaves `git status` clean and is still read."""
     case = harness.Case("probe", "tablekit", "## CURRENT STATE — 2026-11-24\nResume point: x.\n- Working tree clean.\n", None, None,
