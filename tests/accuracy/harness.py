@@ -200,7 +200,7 @@ def _exclude(root: Path, name: str) -> None:
 @dataclass
 class Run:
     outcomes: list[Outcome]
-    unlabeled: dict[str, list[str]]  # case -> claim texts no label matched
+    unlabeled: dict[str, list[str]]  # case -> "dashboard: <text>" / "summary: <text>" of claims no label matched
     cases: int
 
 
@@ -217,9 +217,10 @@ def run_all(root: Path, cases: Optional[list[Case]] = None, repos: Optional[dict
             raise CaseError(f"{case.name}: no corpus repository {case.repo!r}")
         found, rest = run_case(case, repos[case.repo])
         outcomes += found
-        if rest:
-            unlabeled[case.name] = [c.text for c in rest if c.source != "next_steps.md" or case.dashboard is not None]
-    return Run(outcomes, {k: v for k, v in unlabeled.items() if v}, len(cases))
+        texts = [f"{'dashboard' if c.source == 'next_steps.md' else 'summary'}: {c.text}" for c in rest if c.source != "next_steps.md" or case.dashboard is not None]
+        if texts:
+            unlabeled[case.name] = texts
+    return Run(outcomes, unlabeled, len(cases))
 
 
 # --- scoring ---------------------------------------------------------------

@@ -103,6 +103,25 @@ def test_dashboard_is_read_while_excluded(corpus_repos):
     assert corpus_repos["tablekit"].git("status", "--porcelain") == ""
 
 
+def test_labels_match_one_claim_or_are_reported(corpus_repos):
+    dashboard = "## CURRENT STATE — 2026-11-24\nResume point: x.\n- `setup.py` is gone.\n- `setup.py` is gone for good.\n"
+    label = lambda key: harness.Label("TRUE", "2", key, "r")  # noqa: E731
+    case = harness.Case("probe", "tablekit", dashboard, None, None, [label("`setup.py` is gone."), label("never written")])
+    outcomes, unlabeled = harness.run_case(case, corpus_repos["tablekit"])
+    assert [o.verdict != harness.NOT_FOUND for o in outcomes] == [True, False]  # exact text first, then substrings
+    assert [c.text for c in unlabeled] == ["x.", "`setup.py` is gone for good."]
+    case.labels = [label("`setup.py` is gone")]
+    with pytest.raises(harness.CaseError, match="matches 2 claims"):
+        harness.run_case(case, corpus_repos["tablekit"])
+
+
+def test_every_dashboard_claim_is_labeled(corpus_run):
+    """A dashboard's claims are its resume point and bullets (DESIGN.md): each one has a label.
+    (A summary may yield claims no label covers: what the extractor takes from prose may grow.)"""
+    missing = {case: [t for t in texts if t.startswith("dashboard: ")] for case, texts in corpus_run.unlabeled.items()}
+    assert not {case: texts for case, texts in missing.items() if texts}
+
+
 # --- the corpus -----------------------------------------------------------
 
 
