@@ -2,6 +2,7 @@
 
     python bench/accuracy_real.py --repo /path/to/clone --case bench/real_cases/click-pager.md
     python bench/accuracy_real.py --repo ... --case ... --json
+    python bench/accuracy_real.py --repo ... --case ... --code /work/main   # another checkout's cc_hooks
 
 The case uses the corpus format (``tests/accuracy/harness.py``) with literal
 SHAs instead of placeholders. The dashboard is written as ``next_steps.md`` in
@@ -38,13 +39,16 @@ class PlainRepo:
 
 def main(argv=None) -> int:
     sys.path.insert(0, str(ROOT / "bench"))
-    from accuracy import print_report, report  # the same report as bench/accuracy.py
+    from accuracy import print_report, report, use_code  # the same report as bench/accuracy.py
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repo", required=True, type=Path, help="a clone of the repository the case is about")
     parser.add_argument("--case", required=True, type=Path, action="append", help="a labeled case file (repeatable)")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--code", type=Path, help="a checkout whose cc_hooks package is scored (default: this one)")
     args = parser.parse_args(argv)
+    if args.code:
+        use_code(args.code)
     if not (args.repo / ".git").exists():
         print(f"{args.repo} is not a git work tree", file=sys.stderr)
         return 2
