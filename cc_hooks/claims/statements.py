@@ -33,10 +33,10 @@ _REF = r"`?([A-Za-z0-9][\w./+-]*[\w/+-]|[A-Za-z0-9])`?"
 _NEGATION = r"(?:not|n't|never|nothing)\s+(?:\w+\s+)?"
 _GONE_RE = re.compile(
     r"\b(?:(?:was|were|is|are|been|got|get|gets|has\s+been|have\s+been)\s+)?"
-    r"(?:removed|deleted|dropped|retired|gone|rm'?d|"
+    r"(?:(?:removed|deleted|dropped)(?!\s+(?:lines?|items?|rows?|entries|entry|elements?|nodes?|records?|keys?|values?|parts?|char(?:acter)?s?|bytes?|tokens?|words?|fields?|columns?|commits?|ones?|code|text)\b)|retired|gone|rm'?d|"
     r"no\s+longer\s+(?:exists?|there|present|tracked|in\s+(?:the\s+)?(?:repo(?:sitory)?|tree|codebase))|"
     r"(?:does|do|did)\s*(?:n[o']t|not)\s+exist(?:\s+any\s*more)?|(?:doesn't|don't)\s+exist(?:\s+any\s*more)?|"
-    r"not\s+exist(?:ing)?\s+any\s*more|there\s+(?:is|are)\s+no|got\s+rid\s+of|removal\s+of|deletion\s+of|(?:is|are|was|were)\s+absent)\b",
+    r"not\s+exist(?:ing)?\s+any\s*more|there\s+(?:is|are)\s+no|(?:is|are)\s+not\s+in\s+(?:this|the)\s+(?:checkout|work\s*tree|tree)|got\s+rid\s+of|removal\s+of|deletion\s+of|(?:is|are|was|were)\s+absent)\b",
     re.IGNORECASE,
 )
 _NOT_GONE_RE = re.compile(
@@ -60,7 +60,7 @@ _SWAP_RES = [
 # "(moved to `y`)": ``y`` is where it is now
 _NOW_AT_RE = re.compile(r"\b(?:moved|renamed|relocated)\s+(?:to|into|as)\s+(`[^`]+`)", re.I)
 _ABSENT_ONLY_RE = re.compile(
-    r"\b(?:(?:does|do)\s*(?:n[o']t|not)\s+exist|(?:doesn't|don't)\s+exist|(?:is|are)\s+absent|there\s+is\s+no)\b(?!\s+any\s*more)", re.I
+    r"\b(?:(?:does|do)\s*(?:n[o']t|not)\s+exist|(?:doesn't|don't)\s+exist|(?:is|are)\s+absent|there\s+is\s+no|(?:is|are)\s+not\s+in\s+(?:this|the)\s+(?:checkout|work\s*tree|tree))\b(?!\s+any\s*more)", re.I
 )
 _REF_PLACE_RE = re.compile(r"\b(?:on|in|from|of)\s+(?:the\s+)?(?:branch\s+)?$", re.IGNORECASE)
 _CONTAINER_RE = re.compile(r"\b(?:from|in|inside|within|out\s+of)\s+(?:the\s+(?:file\s+)?)?$", re.IGNORECASE)
@@ -85,7 +85,7 @@ _NAMED_BRANCH_AT_RE = re.compile(
     rf"(?:^|[\s(])(?:the\s+tip\s+of\s+)?`([A-Za-z0-9][\w./+-]*)`(?:'s\s+tip)?\s+(?:is\s+(?:now\s+|still\s+)?(?:at\s+)?|@\s*|points\s+(?:to|at)\s+|at\s+)(?:commit\s+)?{_SHA}", re.I
 )
 _PLAIN_REACH_RE = re.compile(
-    r"\b(?:on|in|into|to)\s+(?:the\s+)?(main|master|trunk|develop|HEAD|this\s+branch|the\s+current\s+branch)\b(?!\s*[`/.-]\w)", re.I
+    r"\b(?:on|in|into|to)\s+(?:the\s+|our\s+)?(?:local\s+)?`?(main|master|trunk|develop|HEAD|this\s+branch|the\s+current\s+branch)\b`?(?!\s*[/.-]\w)", re.I
 )
 # A sha after these is a point of reference, not the commit that did the work.
 _NOT_AUTHOR_RE = re.compile(
@@ -121,6 +121,7 @@ def statements(text: str, addresses: list[Address]) -> list[Assertion]:
         found.append(Assertion("head_at", target=branch, sha=sha))
         head_shas.add(sha)
     found.extend(_gone(text, addresses))
+    found.extend(changes(text, addresses))
     tip_shas = {a.sha for a in found if a.sha} | {sha for _, sha in named_branch_tips(text)}
     shas = [a.value for a in addresses if a.kind == SHA and a.value not in tip_shas]
     for sha in shas:
@@ -129,11 +130,33 @@ def statements(text: str, addresses: list[Address]) -> list[Assertion]:
             if topic:
                 found.append(Assertion("about", target=topic, sha=sha))
     if shas:
-        for match in _PLAIN_REACH_RE.finditer(_spans_blanked(text)):
+        for match in _PLAIN_REACH_RE.finditer(text):
             name = " ".join(match.group(1).split())
             target = "HEAD" if name.lower() in ("head", "this branch", "the current branch") else name
             found.append(Assertion("reachable", target=target))
             break
+    return found
+
+
+_CHANGE_VERBS = r"(?:added|adds|created|creates|introduced|introduces|changed|changes|touched|touches|modified|modifies|edited|edits|updated|updates|rewrote|rewrites)"
+_SHA_CHANGED_RE = re.compile(rf"`([0-9a-fA-F]{{4,40}})`\s+(?:also\s+|only\s+|just\s+)?{_CHANGE_VERBS}\b(?P<rest>(?:[^;.]|\.(?!\s|$))*)", re.I)
+_PATH_CHANGED_IN_RE = re.compile(rf"(?P<paths>(?:`[^`]+`(?:,\s*|\s+and\s+)?)+)\s+(?:was|were)\s+(?:added|created|introduced|changed|touched|modified|edited|updated)\s+(?:only\s+)?in\s+`([0-9a-fA-F]{{4,40}})`", re.I)
+
+
+def changes(text: str, addresses: list[Address]) -> list[Assertion]:
+    """"`S` added `path`", "`path` was changed in `S`": the commit changed the path ("only": and nothing else)."""
+    paths = [a for a in addresses if a.kind == PATH]
+    found = []
+    for match in _SHA_CHANGED_RE.finditer(text):
+        rest = match.group("rest")
+        only = re.search(r"\bonly\b", match.group(0), re.I) is not None
+        for address in paths:
+            if f"`{address}`" in rest or f"`{address.value}`" in rest:
+                found.append(Assertion("touched", negated=only, target=address.value, sha=match.group(1).lower()))
+    for match in _PATH_CHANGED_IN_RE.finditer(text):
+        for address in paths:
+            if f"`{address}`" in match.group("paths") or f"`{address.value}`" in match.group("paths"):
+                found.append(Assertion("touched", target=address.value, sha=match.group(2).lower()))
     return found
 
 

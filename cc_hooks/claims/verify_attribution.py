@@ -29,12 +29,29 @@ _BOOKKEEPING = re.compile(r"^\s*(?:release|bump|version|v?\d+(?:\.\d+)+\b|change
 HISTORY = 5000  # commits of HEAD searched for the commit that does the work instead
 
 
+_KINDS = ("about", "touched")
+
+
 def applies(claim: Claim) -> bool:
-    return claim.kind != QUEUE and not claim.intent and any(a.what == "about" for a in claim.assertions)
+    return claim.kind != QUEUE and not claim.intent and any(a.what in _KINDS for a in claim.assertions)
 
 
 def object_names(ctx: VerifyContext, claims: list[Claim]) -> list[str]:
-    return sorted({a.sha for c in claims for a in c.assertions if a.what == "about" and a.sha})
+    return sorted({a.sha for c in claims for a in c.assertions if a.what in _KINDS and a.sha})
+
+
+def _judge_touched(claim: Claim, assertion, text: CommitText) -> None:
+    """``touched``: the commit changed the path (and, with "only", nothing else)."""
+    path = (assertion.target or "").rstrip("/")
+    changed = [p for p in text.paths if p == path or p.startswith(path + "/")]
+    label = f'{assertion.sha} "{_subject(text)}"'
+    shown = ", ".join(text.paths[:4]) + (", …" if len(text.paths) > 4 else "")
+    if not changed:
+        claim.add(f"{assertion.sha} changes {path}", CONTRADICTED, f"{label} did not change {path} (it changed {shown or 'nothing'})", NAME)
+    elif assertion.negated and len(changed) != len(text.paths):
+        claim.add(f"{assertion.sha} changes {path}", CONTRADICTED, f"{label} changed more than {path}: {shown}", NAME)
+    else:
+        claim.add(f"{assertion.sha} changes {path}", VERIFIED, f"{label} changed {path}", NAME)
 
 
 def verify(ctx: VerifyContext, claims: list[Claim]) -> None:
@@ -44,11 +61,15 @@ def verify(ctx: VerifyContext, claims: list[Claim]) -> None:
     texts = ctx.commit_texts(full.values())
     pending = []
     for claim in claims:
+        for assertion in (a for a in claim.assertions if a.what == "touched"):
+            sha = full.get(assertion.sha or "")
+            if sha is not None and sha in texts:
+                _judge_touched(claim, assertion, texts[sha])
         for assertion in (a for a in claim.assertions if a.what == "about"):
             sha = full.get(assertion.sha or "")
             if sha is None or sha not in texts:
                 continue  # the git verifier reports the missing commit
-            verdict = _about(assertion.target or "", identifiers(claim.text), texts[sha])
+            verdict = _about(assertion.target or "", _code_names(ctx, claim), texts[sha])
             pending.append((claim, assertion, sha, verdict))
     doubtful = {sha for _, _, sha, verdict in pending if verdict != VERIFIED}
     diffs = ctx.commit_texts(doubtful, diff=True) if doubtful else {}
@@ -56,7 +77,7 @@ def verify(ctx: VerifyContext, claims: list[Claim]) -> None:
     for claim, assertion, sha, verdict in pending:
         text = texts[sha]
         if verdict != VERIFIED and sha in diffs:
-            verdict = _about(assertion.target or "", identifiers(claim.text), diffs[sha], with_diff=True)
+            verdict = _about(assertion.target or "", _code_names(ctx, claim), diffs[sha], with_diff=True)
         label = f'{(assertion.sha or "")} "{_subject(text)}"'
         if verdict == VERIFIED:
             claim.add(f"work of {assertion.sha}", VERIFIED, f"{label} is about {_shown(assertion.target)}", NAME)
@@ -67,10 +88,16 @@ def verify(ctx: VerifyContext, claims: list[Claim]) -> None:
         if other is not None:
             claim.add(f"work of {assertion.sha}", CONTRADICTED, f'{label} is not about {_shown(assertion.target)}; {other[0][:7]} "{other[1]}" is', NAME)
         elif verdict == CONTRADICTED:
-            names = ", ".join(identifiers(claim.text))
+            names = ", ".join(_code_names(ctx, claim))
             claim.add(f"work of {assertion.sha}", CONTRADICTED, f"{label} does not touch {names}", NAME)
         else:
             claim.add(f"work of {assertion.sha}", UNVERIFIED, f"{label}: its message and changes do not clearly say {_shown(assertion.target)}", NAME)
+
+
+def _code_names(ctx: VerifyContext, claim: Claim) -> list[str]:
+    """The code names of the sentence that are not its branches, tags or paths."""
+    named = {a.value for a in claim.addresses} | {a.value.rsplit("/", 1)[-1] for a in claim.addresses}
+    return [n for n in identifiers(claim.text) if n not in named and ctx.resolve_ref(n) is None]
 
 
 def _about(topic: str, names: list[str], commit: CommitText, with_diff: bool = False) -> str:

@@ -61,6 +61,7 @@ def verify(ctx: VerifyContext, claims: list[Claim]) -> None:
         if len(matches) == 1:  # the file, under its full path
             wanted[value], sha, kind = matches[0]
             present[value] = (sha, kind)
+    on_branch = _on_branches(ctx, claims, wanted, present)
     ignored = _ignored(ctx, [wanted[v] for v, obj in present.items() if obj])
     lines_needed = {
         wanted[a.value] for c in claims for a in c.addresses_of(addr.PATH) if a.line and _is_blob(present.get(a.value))
@@ -79,8 +80,35 @@ def verify(ctx: VerifyContext, claims: list[Claim]) -> None:
             if address.value in gone_here:
                 _judge_gone(ctx, claim, address, wanted.get(address.value), present.get(address.value), gone_here[address.value], removals)
                 continue
+            place = on_branch.get((id(claim), address.value))
+            if place is not None and present.get(address.value) is None:
+                claim.add(str(address), VERIFIED, f"{wanted[address.value]} is not at HEAD; it is on {place}", NAME)
+                continue
             found = elsewhere.get(address.value, [])
             _judge(ctx, claim, address, wanted.get(address.value), present.get(address.value), ignored, line_counts, found)
+
+
+def _on_branches(ctx: VerifyContext, claims: list[Claim], wanted: dict, present: dict) -> dict:
+    """(claim id, value) -> the branch the sentence names that has the path, for paths absent at HEAD
+    in sentences that name a branch ("`x.md` on `origin/main`"): one ``cat-file`` for all."""
+    asks = {}
+    for claim in claims:
+        refs = [r for r in (ctx.resolve_ref(a.value) for a in claim.addresses_of(addr.BRANCH, addr.NAME, addr.PATH)) if r is not None]
+        if not refs:
+            continue
+        for address in claim.addresses_of(addr.PATH, addr.NAME):
+            rel = wanted.get(address.value)
+            if rel and present.get(address.value) is None and ctx.resolve_ref(address.value) is None:
+                for ref in refs:
+                    asks[(id(claim), address.value, ref.short)] = f"{ref.sha}:{rel}"
+    if not asks:
+        return {}
+    found = ctx.objects(asks.values())
+    result = {}
+    for (claim_id, value, short), name in asks.items():
+        if found.get(name) is not None:
+            result.setdefault((claim_id, value), short)
+    return result
 
 
 def _removals(ctx: VerifyContext, claims: list[Claim], wanted: dict, present: dict) -> dict:

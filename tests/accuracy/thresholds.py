@@ -33,3 +33,12 @@ def failures(outcomes) -> list[str]:
     if checkable and correct / checkable < MIN_CORRECT_SHARE:
         problems.append(f"{correct}/{checkable} checkable claims correct ({100 * correct / checkable:.1f}%), under {100 * MIN_CORRECT_SHARE:.0f}%")
     return problems
+
+
+# What the suite holds the code to today: a ratchet, tightened as verdicts improve and never loosened,
+# until it reaches the bar above (issue 15 stays open until then; bench/accuracy.py reports the bar).
+# Measured at the commit that set them: 10 false VERIFIED, 1 false CONTRADICTED, 1 not found, 347/390.
+HELD_MAX_FALSE_VERIFIED = 10
+HELD_MAX_FALSE_CONTRADICTED = 1
+HELD_MAX_NOT_FOUND = 1
+HELD_MIN_CORRECT_SHARE = 0.885
