@@ -80,15 +80,18 @@ class _Session:
         self.hits = 0
         self.spawner: Optional[threading.Thread] = None
 
-    def spawn(self, env: dict) -> None:
+    def spawn(self) -> None:
         """Start every learned command. Runs in a thread of its own: each start waits ~1 ms for git's
         exec, with the GIL released, while the main thread imports."""
+        from cc_hooks import git
+
         try:
+            env = git.environment()
             for entry in self.learned:
                 stdin = entry["stdin"].encode("latin-1") if entry["stdin"] is not None else None
                 key = (self.root, tuple(entry["args"]), stdin)
                 if key not in self.running:
-                    running = _Running(["git", "-C", self.root, *entry["args"]], stdin, env)
+                    running = _Running(git.command(self.root, entry["args"]), stdin, env)
                     self.running[key] = running
                     self.started.append(running)
         except Exception:  # no git, no processes left: what started is used, the rest runs as usual
@@ -118,22 +121,36 @@ def start(event: str, cwd: str) -> None:
     if event not in EVENTS:
         return
     try:
-        from cc_hooks.git import GIT_ENV, work_tree_root
+        from cc_hooks import git
         from cc_hooks.state import STATE_DIR_NAME, common_dir_path
 
-        top, common = work_tree_root(cwd), common_dir_path(cwd)
+        top, common = git.work_tree_root(cwd), common_dir_path(cwd)
         if top is None or common is None:
             return
         root = str(top)
         store = os.path.join(common, STATE_DIR_NAME, FILE.format(event=event))
         session = _Session(event, root, store, _load(store, root))
         if session.learned:
-            session.spawner = threading.Thread(target=session.spawn, args=({**os.environ, **GIT_ENV},),
-                                               name="cc-hooks-prefetch", daemon=True)
+            session.spawner = threading.Thread(target=session.spawn, name="cc-hooks-prefetch", daemon=True)
             session.spawner.start()
         _session = session
+        git.set_early_answers(answer)
     except Exception:  # prefetching is only ever a speed-up
         _session = None
+
+
+def answer(root, args: tuple, stdin: Optional[bytes], timeout: Optional[float]) -> Optional[subprocess.CompletedProcess]:
+    """What ``cc_hooks.git`` asks before it starts a process: the finished prefetched process for
+    exactly this command, or None (start it)."""
+    running = take(root, args, stdin)
+    if running is None:
+        return None
+    proc = wait(running, timeout)
+    if proc is None:
+        from cc_hooks.git import GitTimeout
+
+        raise GitTimeout(f"git {args[0] if args else ''} took longer than {timeout:.1f}s")
+    return proc
 
 
 def take(root, args: tuple, stdin: Optional[bytes]) -> Optional[_Running]:
@@ -169,6 +186,9 @@ def finish() -> Optional[dict]:
     session, _session = _session, None
     if session is None:
         return None
+    from cc_hooks import git
+
+    git.set_early_answers(None)
     session.spawned()
     for running in session.started:
         running.kill()

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 MAX_STDIN_BYTES = 16 * 1024 * 1024
 GRACE_SECONDS = 0.5
 # Idents of the handler threads the runtime gave up on: they may start no new git process
-# (cc_hooks.git checks), so an abandoned thread cannot leave one running after exit.
+# (cc_hooks.git asks ``may_start_git``), so an abandoned thread cannot leave one running after exit.
 _ABANDONED: set = set()
 
 EVENT_MODULES = {
@@ -37,6 +37,10 @@ def abandoned() -> bool:
     import threading
 
     return threading.get_ident() in _ABANDONED
+
+
+def may_start_git() -> bool:
+    return not abandoned()
 
 
 class HookResult:
@@ -173,6 +177,9 @@ def run_hook(stdin, stdout, stderr) -> int:
 def _run_with_budget(module, ctx: HookContext):
     import threading
 
+    from cc_hooks import git
+
+    git.set_gate(may_start_git)
     box: dict[str, Any] = {}
 
     def work() -> None:

@@ -128,8 +128,9 @@ def test_a_prefetched_answer_reads_exactly_like_a_run_git_answer(git_repo):
     args = ("grep", "-n", "-I", "-e", "c", "--", "odd.txt")
     direct = gitmod.run_git(git_repo, *args)
     prefetch._session = prefetch._Session("SessionStart", str(git_repo), str(git_repo / "unused.json"), [])
+    gitmod.set_early_answers(prefetch.answer)
     try:
-        running = prefetch._Running(["git", "-C", str(git_repo), *args], None, {**os.environ, **gitmod.GIT_ENV})
+        running = prefetch._Running(gitmod.command(git_repo, args), None, gitmod.environment())
         prefetch._session.running[(str(git_repo), args, None)] = running
         prefetch._session.started.append(running)
         assert gitmod.run_git(git_repo, *args) == direct
