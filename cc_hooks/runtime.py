@@ -134,7 +134,11 @@ def _cwd_of(payload: dict[str, Any]) -> str:
     cwd = payload.get("cwd")
     if isinstance(cwd, str) and cwd and "\0" not in cwd and os.path.isdir(cwd):
         return cwd
-    return os.getcwd()
+    try:
+        return os.getcwd()
+    except OSError:  # the session's directory was removed (a deleted worktree)
+        where = f" ({cwd[:200]})" if isinstance(cwd, str) and cwd else ""
+        raise HookInputError(f"the working directory{where} no longer exists; nothing to do") from None
 
 
 def run_hook(stdin, stdout, stderr) -> int:
@@ -261,5 +265,10 @@ def _fail_open(cwd: Optional[str], event: str, message: str, stderr) -> int:
         pass
     from cc_hooks.state import log_event
 
-    log_event(cwd or os.getcwd(), "error", event, line)
+    if cwd is None:
+        try:
+            cwd = os.getcwd()
+        except OSError:
+            return 0  # no directory, so no state directory to log to
+    log_event(cwd, "error", event, line)
     return 0
