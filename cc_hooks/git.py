@@ -1,9 +1,13 @@
 """The thin layer over git that everything else uses.
 
-Two doors: ``open_repo`` gives a GitPython ``Repo`` for commands that walk
-history; ``run_git`` runs one git process (argv, never a shell) with a timeout,
-for the batched plumbing calls the hooks make (``cat-file --batch-check``,
-``for-each-ref``, ``log``). GitPython is imported only when a Repo is opened.
+Every git process cc-hooks starts is built here (``command``, ``environment``): one
+process per call (argv, never a shell) with a timeout, for the batched plumbing calls
+the hooks make (``cat-file --batch-check``, ``for-each-ref``, ``log``). None of them can
+run a program the repository configures (fsmonitor, hooks, filters, diff drivers,
+signature programs, pagers, transports...): a clone received as an archive with its
+``.git`` is as inert as its files (docs/security.md). Nothing here imports another
+cc_hooks module; the runtime and the prefetch plug in with ``set_gate`` and
+``set_early_answers``.
 """
 
 from __future__ import annotations
@@ -11,11 +15,59 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Optional
+from typing import Callable, Iterable, Optional, Sequence
 
-GIT_ENV = {"LC_ALL": "C", "GIT_OPTIONAL_LOCKS": "0", "GIT_TERMINAL_PROMPT": "0", "GIT_PAGER": "cat"}
+# The environment of every git process. GIT_ALLOW_PROTOCOL (empty: no transport at all) takes
+# precedence over every protocol.* setting, so no configured transport program can run, not even
+# through a lazy fetch of a partial clone (docs/security.md, "Git runs no repository program").
+GIT_ENV = {"LC_ALL": "C", "GIT_OPTIONAL_LOCKS": "0", "GIT_TERMINAL_PROMPT": "0", "GIT_PAGER": "cat",
+           "GIT_ALLOW_PROTOCOL": "", "GIT_NO_REPLACE_OBJECTS": "1", "GIT_EDITOR": "false", "GIT_SEQUENCE_EDITOR": "false"}
+
+# Settings that name a program git may run, given on every command line (``-c`` beats every file,
+# the repository's own .git/config included). Values are inert: empty disables, ``false`` fails fast.
+NO_PROGRAMS = (
+    ("core.fsmonitor", "false"), ("core.hooksPath", os.devnull), ("core.pager", "cat"),
+    ("core.editor", "false"), ("sequence.editor", "false"), ("core.sshCommand", "false"), ("core.askPass", ""),
+    ("core.gitProxy", ""), ("core.alternateRefsCommand", ""), ("diff.external", ""), ("credential.helper", ""),
+    ("gpg.program", "false"), ("gpg.openpgp.program", "false"), ("gpg.x509.program", "false"),
+    ("gpg.ssh.program", "false"), ("gpg.ssh.defaultKeyCommand", ""), ("log.showSignature", "false"),
+    ("protocol.allow", "never"), ("submodule.recurse", "false"), ("gc.auto", "0"), ("maintenance.auto", "false"),
+)
+# Settings whose section names a driver, tool or remote the repository defines: each one the
+# repository's configuration sets (its names are read with `git config`) is given an inert value.
+NAMED_PROGRAMS = {
+    "filter": {"clean": "", "smudge": "", "process": "", "required": "false"},
+    "diff": {"command": "", "textconv": ""},
+    "merge": {"driver": ""},
+    "trailer": {"cmd": "", "command": ""},
+    "credential": {"helper": ""},
+    "pager": None,  # pager.<command> = false
+    "protocol": {"allow": "never"},
+    "remote": {"uploadpack": "git-upload-pack", "receivepack": "git-receive-pack", "vcs": "", "proxy": ""},
+    "tar": {"command": ""},
+    "difftool": {"cmd": ""}, "mergetool": {"cmd": ""}, "browser": {"cmd": ""}, "man": {"cmd": ""},
+    "guitool": {"cmd": ""}, "sendemail": {"smtpserver": "", "tocmd": "", "cccmd": "", "headercmd": ""},
+}
+# Options that keep a diff, log or status from running a driver or reaching into a submodule's own
+# (unread) configuration; inserted right after the subcommand.
+COMMAND_FLAGS = {
+    "diff": ("--no-ext-diff", "--no-textconv", "--ignore-submodules=dirty"),
+    "diff-index": ("--no-ext-diff", "--no-textconv", "--ignore-submodules=dirty"),
+    "diff-files": ("--no-ext-diff", "--no-textconv", "--ignore-submodules=dirty"),
+    "diff-tree": ("--no-ext-diff", "--no-textconv"),
+    "log": ("--no-ext-diff", "--no-textconv", "--no-show-signature"),
+    "show": ("--no-ext-diff", "--no-textconv", "--no-show-signature"),
+    "whatchanged": ("--no-ext-diff", "--no-textconv", "--no-show-signature"),
+    "status": ("--ignore-submodules=dirty",),
+    "grep": ("--no-textconv",),
+    "blame": ("--no-textconv",),
+}
+# Configuration the user wrote (machine-wide, their own, or this process's command line) is theirs;
+# everything else (local, worktree, files those include) came with the repository.
+USER_SCOPES = frozenset({"system", "global", "command"})
 
 
 class GitError(Exception):
@@ -26,15 +78,30 @@ class GitTimeout(GitError):
     pass
 
 
+# Who else has a say before a git process starts (set by the layers above, so this module imports
+# none of them): ``may_start()`` is False in a handler the hook runtime gave up on; ``early(root,
+# args, stdin, timeout)`` is the answer of a process cc_hooks.prefetch started earlier, or None.
+_may_start: Optional[Callable[[], bool]] = None
+_early: Optional[Callable] = None
+
+
+def set_gate(may_start: Optional[Callable[[], bool]]) -> None:
+    global _may_start
+    _may_start = may_start
+
+
+def set_early_answers(early: Optional[Callable]) -> None:
+    global _early
+    _early = early
+
+
 def git_available() -> bool:
     return shutil.which("git") is not None
 
 
 def check_not_abandoned() -> None:
     """GitTimeout once the hook runtime gave up on the handler that wants to run git."""
-    from cc_hooks import runtime
-
-    if runtime.abandoned():
+    if _may_start is not None and not _may_start():
         raise GitTimeout("the hook's time budget ran out; git not started")
 
 
@@ -45,6 +112,120 @@ def work_tree_root(path: str | os.PathLike) -> Optional[Path]:
         if (directory / ".git").exists():
             return directory
     return None
+
+
+def command(root: str | os.PathLike, args: Sequence[str], timeout: Optional[float] = 10.0) -> list[str]:
+    """The argv of ``git -C root args``, as every git process of cc-hooks is started: no program the
+    repository configures can run (``NO_PROGRAMS``, ``NAMED_PROGRAMS``, ``COMMAND_FLAGS``)."""
+    root = os.fspath(root)
+    overrides = [item for key, value in (*NO_PROGRAMS, *_named_overrides(root, timeout)) for item in ("-c", f"{key}={value}")]
+    return ["git", "--no-pager", "-C", root, *overrides, *with_flags(args)]
+
+
+def environment(extra: Optional[dict] = None) -> dict:
+    return {**os.environ, **GIT_ENV, **(extra or {})}
+
+
+def with_flags(args: Sequence[str]) -> list[str]:
+    """``args`` with the subcommand's ``COMMAND_FLAGS`` inserted right after it."""
+    args = list(args)
+    at = subcommand_index(args)
+    if at is None:
+        return args
+    return [*args[: at + 1], *COMMAND_FLAGS.get(args[at], ()), *args[at + 1 :]]
+
+
+def subcommand_index(args: Sequence[str]) -> Optional[int]:
+    """Where the subcommand is in ``args`` (after global options such as ``-c k=v``), or None."""
+    at = 0
+    while at < len(args):
+        arg = args[at]
+        if arg in ("-c", "-C", "--git-dir", "--work-tree", "--namespace", "--config-env"):
+            at += 2
+        elif arg.startswith("-"):
+            at += 1
+        else:
+            return at
+    return None
+
+
+_named: dict = {}
+_named_lock = threading.Lock()
+
+
+def _named_overrides(root: str, timeout: Optional[float]) -> list[tuple[str, str]]:
+    """``NAMED_PROGRAMS`` overrides for the names the repository's configuration defines; read once
+    per repository and configuration file (one ``git config`` of ~2 ms). A configuration git cannot
+    read fails the command: an unread driver name could not be neutralized."""
+    key = (os.path.abspath(root), _config_stamp(root))
+    with _named_lock:
+        if key not in _named:
+            _named[key] = _read_named(root, timeout)
+        return _named[key]
+
+
+def _config_stamp(root: str) -> tuple:
+    """The size and mtime of the files the repository's configuration most likely changed in."""
+    stamp = []
+    for name in (os.path.join(root, ".git", "config"), os.path.join(root, "config")):
+        try:
+            info = os.stat(name)
+            stamp.append((info.st_size, info.st_mtime_ns))
+        except OSError:
+            stamp.append(None)
+    return tuple(stamp)
+
+
+def _read_named(root: str, timeout: Optional[float]) -> list[tuple[str, str]]:
+    if not os.path.isdir(root):
+        return []  # the command itself will say so
+    check_not_abandoned()
+    fixed = [item for key, value in NO_PROGRAMS for item in ("-c", f"{key}={value}")]
+    listing = ["config", "--list", "--show-scope", "--name-only", "-z"]
+    proc = _list_config(["git", "--no-pager", "-C", root, *fixed, *listing], timeout)
+    if proc.returncode != 0 and b"show-scope" in proc.stderr:  # git < 2.26: every name counts as the repository's
+        proc = _list_config(["git", "--no-pager", "-C", root, *fixed, *[a for a in listing if a != "--show-scope"]], timeout)
+        fields = [part for name in proc.stdout.split(b"\0") for part in (b"local", name)]
+    else:
+        fields = proc.stdout.split(b"\0")
+    if proc.returncode != 0:
+        message = _text(proc.stderr).strip().splitlines()
+        raise GitError(f"git cannot read this repository's configuration: {message[0] if message else proc.returncode}")
+    return named_overrides(fields)
+
+
+def _list_config(argv: list[str], timeout: Optional[float]) -> subprocess.CompletedProcess:
+    try:
+        return subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, timeout=timeout, env=environment())
+    except subprocess.TimeoutExpired as exc:
+        raise GitTimeout(f"git config took longer than {timeout:.1f}s") from exc
+    except OSError as exc:
+        raise GitError(f"cannot run git: {exc}") from exc
+
+
+def named_overrides(fields: Sequence[bytes]) -> list[tuple[str, str]]:
+    """The inert values for every ``NAMED_PROGRAMS`` key in ``git config --list --show-scope
+    --name-only -z`` output (scope, name, scope, name, ...) that is not the user's."""
+    found: dict[str, str] = {}
+    for scope, name in zip(fields[0::2], fields[1::2]):
+        scope, name = scope.decode("utf-8", "replace"), name.decode("utf-8", "surrogateescape")
+        if scope in USER_SCOPES:
+            continue
+        section, _, rest = name.partition(".")
+        section = section.lower()
+        if section not in NAMED_PROGRAMS or not rest:
+            continue
+        keys = NAMED_PROGRAMS[section]
+        subsection, _, key = rest.rpartition(".")
+        if "=" in rest:  # `-c` splits at the first "=": such a name cannot be given an inert value
+            raise GitError(f"the repository's git configuration names a {section} program cc-hooks cannot "
+                           f"neutralize ({name[:80]!r}): git not run")
+        if keys is None:  # pager.<command>
+            found[f"{section}.{rest}"] = "false"
+        elif subsection:
+            for inert_key, value in keys.items():
+                found[f"{section}.{subsection}.{inert_key}"] = value
+    return sorted(found.items())
 
 
 def run_git(
@@ -80,22 +261,17 @@ def _run(root, args: tuple, stdin: Optional[bytes], timeout: Optional[float], en
     if not git_available():
         raise GitError("git is not installed (not found on PATH)")
     check_not_abandoned()
-    if env is None:  # a command the hook may have started early (cc_hooks.prefetch)
-        from cc_hooks import prefetch
-
-        running = prefetch.take(root, args, stdin)
-        if running is not None:
-            proc = prefetch.wait(running, timeout)
-            if proc is None:
-                raise GitTimeout(f"git {args[0] if args else ''} took longer than {timeout:.1f}s")
-            return proc
+    if env is None and _early is not None:  # a command the hook may have started early (cc_hooks.prefetch)
+        answer = _early(root, args, stdin, timeout)
+        if answer is not None:
+            return answer
     try:
         return subprocess.run(
-            ["git", "-C", str(root), *args],
+            command(root, args, timeout),
             **({"input": stdin} if stdin is not None else {"stdin": subprocess.DEVNULL}),
             capture_output=True,
             timeout=timeout,
-            env={**os.environ, **GIT_ENV, **(env or {})},
+            env=environment(env),
         )
     except subprocess.TimeoutExpired as exc:
         raise GitTimeout(f"git {args[0] if args else ''} took longer than {timeout:.1f}s") from exc
@@ -149,18 +325,6 @@ def cat_blobs(root: str | os.PathLike, names: Iterable[str], timeout: float = 30
         result[name] = out[pos : pos + size]
         pos += size + 1  # the content is followed by a newline
     return result
-
-
-def open_repo(path: str | os.PathLike):
-    """A GitPython Repo for the repository containing ``path``; GitError if none."""
-    import git  # lazy: GitPython costs ~100 ms to import
-
-    try:
-        return git.Repo(path, search_parent_directories=True)
-    except (git.InvalidGitRepositoryError, git.NoSuchPathError) as exc:
-        raise GitError(f"{path} is not inside a git repository") from exc
-    except git.GitCommandNotFound as exc:
-        raise GitError("git is not installed (not found on PATH)") from exc
 
 
 @dataclass(frozen=True)

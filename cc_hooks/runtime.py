@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 MAX_STDIN_BYTES = 16 * 1024 * 1024
 GRACE_SECONDS = 0.5
 # Idents of the handler threads the runtime gave up on: they may start no new git process
-# (cc_hooks.git checks), so an abandoned thread cannot leave one running after exit.
+# (cc_hooks.git asks ``may_start_git``), so an abandoned thread cannot leave one running after exit.
 _ABANDONED: set = set()
 
 EVENT_MODULES = {
@@ -37,6 +37,10 @@ def abandoned() -> bool:
     import threading
 
     return threading.get_ident() in _ABANDONED
+
+
+def may_start_git() -> bool:
+    return not abandoned()
 
 
 class HookResult:
@@ -130,7 +134,11 @@ def _cwd_of(payload: dict[str, Any]) -> str:
     cwd = payload.get("cwd")
     if isinstance(cwd, str) and cwd and "\0" not in cwd and os.path.isdir(cwd):
         return cwd
-    return os.getcwd()
+    try:
+        return os.getcwd()
+    except OSError:  # the session's directory was removed (a deleted worktree)
+        where = f" ({cwd[:200]})" if isinstance(cwd, str) and cwd else ""
+        raise HookInputError(f"the working directory{where} no longer exists; nothing to do") from None
 
 
 def run_hook(stdin, stdout, stderr) -> int:
@@ -173,6 +181,9 @@ def run_hook(stdin, stdout, stderr) -> int:
 def _run_with_budget(module, ctx: HookContext):
     import threading
 
+    from cc_hooks import git
+
+    git.set_gate(may_start_git)
     box: dict[str, Any] = {}
 
     def work() -> None:
@@ -254,5 +265,10 @@ def _fail_open(cwd: Optional[str], event: str, message: str, stderr) -> int:
         pass
     from cc_hooks.state import log_event
 
-    log_event(cwd or os.getcwd(), "error", event, line)
+    if cwd is None:
+        try:
+            cwd = os.getcwd()
+        except OSError:
+            return 0  # no directory, so no state directory to log to
+    log_event(cwd, "error", event, line)
     return 0

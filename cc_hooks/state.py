@@ -3,8 +3,10 @@
 Located without spawning git (this runs on every prompt): walk up from the
 working directory to the first ``.git`` (a directory, or a file pointing at a
 linked worktree's or submodule's git dir), then follow ``commondir``. Linked
-worktrees therefore share one state directory. Outside a repository there is
-no state directory and nothing is written.
+worktrees therefore share one state directory. A directory that only looks like
+a git dir is taken as git reports it, and a common dir inside a work tree is
+refused (issue 16, item 10). Outside a repository there is no state directory
+and nothing is written.
 """
 
 from __future__ import annotations
@@ -23,10 +25,13 @@ LOG_MAX_BYTES = 256 * 1024
 
 
 def git_dir_path(start: str) -> str | None:
-    """The git dir of the repository containing ``start`` (worktree-specific).
+    """The git dir of the repository containing ``start`` (worktree-specific), as git finds it.
 
     Plain ``os.path`` on purpose: this runs on every prompt, and pathlib's import
-    alone costs more than the walk."""
+    alone costs more than the walk. The walk is git's own discovery for a ``.git``
+    entry; a directory that merely looks like a git dir (``HEAD``, ``objects/``,
+    ``refs/``: a bare repository, the inside of a ``.git``, or a tracked directory
+    made to look like one) is taken only as git itself reports it."""
     directory = os.path.abspath(start)
     while True:
         dot_git = os.path.join(directory, ".git")
@@ -35,14 +40,14 @@ def git_dir_path(start: str) -> str | None:
         if os.path.isfile(dot_git):
             try:
                 with open(dot_git, encoding="utf-8", errors="replace") as handle:
-                    text = handle.read().strip()
+                    text = handle.read(4096).strip()
             except OSError:
                 return None
             if not text.startswith("gitdir:"):
                 return None
             return os.path.normpath(os.path.join(directory, text[len("gitdir:") :].strip()))
         if _looks_like_git_dir(directory):
-            return directory
+            return _reported_git_dir(start)
         parent = os.path.dirname(directory)
         if parent == directory:
             return None
@@ -57,17 +62,49 @@ def _looks_like_git_dir(directory: str) -> bool:
     )
 
 
+def _reported_git_dir(start: str) -> str | None:
+    """``git rev-parse --absolute-git-dir`` from ``start`` (None when git finds no repository)."""
+    from cc_hooks.git import GitError, run_git
+
+    try:
+        found = run_git(start, "rev-parse", "--absolute-git-dir", timeout=5.0, check=False).strip()
+    except GitError:
+        return None
+    return found if found and os.path.isabs(found) else None
+
+
 def common_dir_path(start: str) -> str | None:
-    """The git common dir (shared by all linked worktrees) of ``start``'s repository."""
+    """The git common dir (shared by all linked worktrees) of ``start``'s repository; None when
+    there is none, or when it lies inside a work tree (a tracked directory that looks like a git
+    dir, or a ``commondir`` pointing into the tree): state is never kept among tracked files."""
     git_dir = git_dir_path(start)
     if git_dir is None:
         return None
     try:
         with open(os.path.join(git_dir, "commondir"), encoding="utf-8") as handle:
-            rel = handle.read().strip()
+            rel = handle.read(4096).strip()
     except OSError:
-        return git_dir
-    return os.path.normpath(os.path.join(git_dir, rel))
+        common = git_dir
+    else:
+        common = os.path.normpath(os.path.join(git_dir, rel))
+    return None if _inside_a_work_tree(common) else common
+
+
+def _inside_a_work_tree(common: str) -> bool:
+    """``common`` is below the top of some work tree without being inside that tree's git dir."""
+    if os.path.basename(common) == ".git":  # <top>/.git: the usual layout (git tracks no ".git")
+        return False
+    common = os.path.realpath(common)
+    directory = os.path.dirname(common)
+    while True:
+        dot_git = os.path.join(directory, ".git")
+        if os.path.lexists(dot_git):
+            own = os.path.realpath(git_dir_path(directory) or dot_git)
+            return not (common == own or common.startswith(own.rstrip(os.sep) + os.sep))
+        parent = os.path.dirname(directory)
+        if parent == directory:
+            return False
+        directory = parent
 
 
 def find_git_dir(start: str | os.PathLike) -> Path | None:

@@ -43,3 +43,56 @@ def test_run_git_reports_failures_in_one_line(tmp_path):
     with pytest.raises(git.GitError) as excinfo:
         git.run_git(tmp_path, "log")
     assert "\n" not in str(excinfo.value)
+
+
+def test_the_git_layer_imports_no_other_cc_hooks_module():
+    """Data flows one way: the runtime and the prefetch plug into cc_hooks.git (``set_gate``,
+    ``set_early_answers``); git imports neither, and the prefetch does not import the runtime
+    (issue 22, item 5: they imported each other in a circle)."""
+    import ast
+    from pathlib import Path
+
+    package = Path(git.__file__).parent
+
+    def imported(module: str) -> set[str]:
+        tree = ast.parse((package / f"{module}.py").read_text(encoding="utf-8"))
+        names = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("cc_hooks"):
+                names |= {f"{node.module}.{a.name}" if node.module == "cc_hooks" else node.module for a in node.names}
+            elif isinstance(node, ast.Import):
+                names |= {a.name for a in node.names if a.name.startswith("cc_hooks")}
+        return names
+
+    assert imported("git") == set()
+    assert "cc_hooks.runtime" not in imported("prefetch")
+
+
+def test_every_git_process_neutralizes_the_repositorys_programs(git_repo, tmp_path):
+    marker = tmp_path / "fsmonitor-ran"
+    hook = tmp_path / "fsmonitor"
+    hook.write_text(f"#!/bin/sh\ntouch '{marker}'\n")
+    hook.chmod(0o755)
+    subprocess.run(["git", "-C", str(git_repo), "config", "core.fsmonitor", str(hook)], check=True)
+    git.run_git(git_repo, "status", "--porcelain")
+    git.run_git(git_repo, "ls-files", "-m")
+    assert not marker.exists()
+    subprocess.run(["git", "-C", str(git_repo), "status", "--porcelain"], capture_output=True)
+    assert marker.exists()  # plain git would have run it
+
+
+def test_named_overrides_cover_the_repositorys_drivers_and_leave_the_users_alone():
+    listing = [b"global", b"filter.lfs.clean", b"local", b"filter.Evil.clean", b"local", b"diff.d.textconv",
+               b"worktree", b"pager.log", b"local", b"user.name", b"local", b"remote.origin.url", b""]
+    found = dict(git.named_overrides(listing))
+    assert found["filter.Evil.smudge"] == "" and found["filter.Evil.required"] == "false"
+    assert found["diff.d.textconv"] == "" and found["pager.log"] == "false"
+    assert found["remote.origin.uploadpack"] == "git-upload-pack"
+    assert not any(key.startswith(("filter.lfs", "user.")) for key in found)
+
+
+def test_flags_go_right_after_the_subcommand():
+    assert git.with_flags(["--literal-pathspecs", "log", "-1"]) == [
+        "--literal-pathspecs", "log", "--no-ext-diff", "--no-textconv", "--no-show-signature", "-1"]
+    assert git.with_flags(["-c", "core.hooksPath=/dev/null", "worktree", "add"]) == ["-c", "core.hooksPath=/dev/null", "worktree", "add"]
+    assert git.with_flags(["cat-file", "--batch"]) == ["cat-file", "--batch"]

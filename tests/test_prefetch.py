@@ -17,6 +17,17 @@ from cc_hooks import prefetch, runtime
 FINISH = prefetch.finish
 
 
+@pytest.fixture(autouse=True)
+def own_key(tmp_path, monkeypatch):
+    """A per-test user secret (the prefetch list is signed with it)."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
+
+
+def signed(data: dict) -> dict:
+    """``data`` as this code would have saved it (a valid HMAC under this user's key)."""
+    body = {"root": data["root"], "commands": data["commands"]}
+    return {**body, "mac": prefetch._mac(prefetch.user_key(create=True), body)}
+
 
 def git(repo: Path, *args: str) -> str:
     return subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True, text=True).stdout
@@ -72,7 +83,7 @@ def test_a_command_nobody_asks_for_again_is_killed_and_forgotten(record, monkeyp
     store = record / ".git" / "cc-hooks" / prefetch.FILE.format(event="SessionStart")
     data = learned(record)
     data["commands"].append({"args": ["log", "--format=%H", "HEAD"], "stdin": None})
-    store.write_text(json.dumps(data))
+    store.write_text(json.dumps(signed(data)))
     _, counts = run(record, monkeypatch)
     assert counts["unused"] == 1 and counts["hits"] == counts["started"] - 1
     assert ["log", "--format=%H", "HEAD"] not in [c["args"] for c in learned(record)["commands"]]
@@ -87,9 +98,10 @@ def test_a_command_nobody_asks_for_again_is_killed_and_forgotten(record, monkeyp
     [],
 ])
 def test_a_learned_list_starts_only_read_only_commands(record, monkeypatch, args):
+    """Even a list signed with the user's key (a bug of ours, not a planted file) starts only reads."""
     store = record / ".git" / "cc-hooks" / prefetch.FILE.format(event="SessionStart")
     store.parent.mkdir(exist_ok=True)
-    store.write_text(json.dumps({"root": str(record), "commands": [{"args": args, "stdin": None}]}))
+    store.write_text(json.dumps(signed({"root": str(record), "commands": [{"args": args, "stdin": None}]})))
     _, counts = run(record, monkeypatch)
     assert counts["started"] == 0
     assert git(record, "config", "user.name").strip() == "Test User"
@@ -128,8 +140,9 @@ def test_a_prefetched_answer_reads_exactly_like_a_run_git_answer(git_repo):
     args = ("grep", "-n", "-I", "-e", "c", "--", "odd.txt")
     direct = gitmod.run_git(git_repo, *args)
     prefetch._session = prefetch._Session("SessionStart", str(git_repo), str(git_repo / "unused.json"), [])
+    gitmod.set_early_answers(prefetch.answer)
     try:
-        running = prefetch._Running(["git", "-C", str(git_repo), *args], None, {**os.environ, **gitmod.GIT_ENV})
+        running = prefetch._Running(gitmod.command(git_repo, args), None, gitmod.environment())
         prefetch._session.running[(str(git_repo), args, None)] = running
         prefetch._session.started.append(running)
         assert gitmod.run_git(git_repo, *args) == direct
