@@ -245,10 +245,13 @@ def add_pending(directory: Path, session_id: str, item: dict) -> None:
     write_json(pending_dir(directory, session_id) / name, {"session_id": session_id, "item": item})
 
 
-def take_pending(directory: Path, session_id: str) -> dict | None:
+def take_pending(directory: Path, session_id: str, room: int | None = None) -> dict | None:
     """Claim and remove the queued items of a session, oldest first: exactly once, even
     when several hook processes race (only one ``rename`` of each file can succeed).
-    Returns ``{"session_id": ..., "items": [...]}`` or None when nothing was claimed."""
+
+    With ``room``, only the items whose texts fit in ``room`` characters together (joined by a
+    blank line) are taken, and always the first one; the rest stay queued, in order, for the next
+    prompt. Returns ``{"session_id": ..., "items": [...]}`` or None when nothing was claimed."""
     folder = pending_dir(directory, session_id)
     try:
         entries = os.listdir(folder)
@@ -256,7 +259,7 @@ def take_pending(directory: Path, session_id: str) -> dict | None:
         return None
     # Queued items, and items a prompt claimed but died before delivering (SIGKILL at its timeout).
     names = sorted(name for name in entries if not name.startswith(".") or _orphaned_claim(name))
-    items = []
+    items, used = [], 0
     for name in names:
         item_name = name.rsplit(".taken-", 1)[0][1:] if name.startswith(".") else name
         claimed = folder / f".{item_name}.taken-{os.getpid()}"
@@ -265,12 +268,21 @@ def take_pending(directory: Path, session_id: str) -> dict | None:
         except OSError:
             continue  # another process took it
         data = read_json(claimed)
+        item = data.get("item") if isinstance(data, dict) else None
+        size = len(item.get("text") or "") + 2 if isinstance(item, dict) and isinstance(item.get("text"), str) else 0
+        if room is not None and items and used + size > room + 2:
+            try:
+                os.rename(claimed, folder / item_name)  # back in the queue under its own name: order kept
+            except OSError:
+                pass
+            break
         try:
             os.unlink(claimed)
         except OSError:
             pass
-        if isinstance(data, dict) and isinstance(data.get("item"), dict):
-            items.append(data["item"])
+        if isinstance(item, dict):
+            items.append(item)
+            used += size
     return {"session_id": session_id, "items": items} if items else None
 
 
