@@ -116,9 +116,11 @@ def load_config(repo_root: str | Path | None) -> Config:
     """The repo's config, or defaults when there is no file. Raises ConfigError."""
     if repo_root is None:
         return Config()
+    from cc_hooks.fsutil import read_repo_text
+
     path = Path(repo_root) / CONFIG_NAME
     try:
-        text = path.read_text(encoding="utf-8-sig")
+        text = read_repo_text(path, repo_root, encoding="utf-8-sig", errors="strict")
     except FileNotFoundError:
         return Config()
     except (OSError, UnicodeDecodeError) as exc:

@@ -1,16 +1,223 @@
-"""Atomic file writes: temp file in the same directory, fsync, rename.
+"""The file access rules of cc-hooks: one reader for repository files, one writer for state files,
+atomic writes for the rest.
 
-A reader never sees a half-written file, and a crash leaves either the old or
-the new content (and a temporary file, which the next write of the same file
-removes). Writing through a symlink replaces its target and keeps the
-link; the replaced file's permission bits are kept.
+``read_repo_bytes``: a repository file (config, ledgers, dashboard, CLAUDE.md, questions) is read
+only when it is a regular file, inside the repository once symlinks are resolved, and at most
+``REPO_FILE_LIMIT`` bytes; otherwise ``RefusedFile`` (an OSError, so every existing ``except
+OSError`` turns it into a finding) says which rule it broke. A tracked symlink to ``/dev/zero`` or
+a FIFO therefore costs one ``open`` and one ``fstat``, not the hook's memory and budget.
+
+``write_state_bytes`` / ``append_state_line``: a state file is written only inside a state
+directory owned by this user and not open to others (0700), through no symlink at any level, with
+a temporary file created ``O_EXCL|O_NOFOLLOW`` and renamed over the name (a planted symlink is
+replaced, never written through): a repository received as an archive ships its ``.git``, and
+``.git/cc-hooks/hook.log -> ~/.bashrc`` must not get JSON appended.
+
+``atomic_write_bytes``: temp file in the same directory, fsync, rename. A reader never sees a
+half-written file, and a crash leaves either the old or the new content (and a temporary file,
+which the next write of the same file removes). Writing through a symlink replaces its target and
+keeps the link (the user's own files: settings, the dashboard they chose); the replaced file's
+permission bits are kept.
 """
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 import tempfile
 from pathlib import Path
+
+REPO_FILE_LIMIT = 4 * 1024 * 1024  # the biggest record file cc-hooks reads (a ledger of years is < 1 MB)
+STATE_FILE_LIMIT = 16 * 1024 * 1024
+
+
+class RefusedFile(OSError):
+    """A file cc-hooks will not read or write; ``strerror`` is the one-line reason."""
+
+    def __init__(self, path, reason: str, code: int = errno.EPERM):
+        super().__init__(code, reason, os.fspath(path))
+
+    def __str__(self) -> str:
+        return self.strerror  # callers name the file already
+
+
+def _kind(mode: int) -> str:
+    for test, name in ((stat.S_ISDIR, "a directory"), (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                       (stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return name
+    return "not a regular file"
+
+
+def read_repo_bytes(path: str | os.PathLike, root: str | os.PathLike | None = None, limit: int = REPO_FILE_LIMIT,
+                    truncate: bool = False) -> bytes:
+    """The bytes of a repository file, by the rules of the module docstring.
+
+    FileNotFoundError when it does not exist; RefusedFile when it is outside ``root`` (symlinks
+    resolved), not a regular file, or bigger than ``limit`` (with ``truncate``: its first ``limit``
+    bytes instead); other OSErrors as ``open`` raises them."""
+    path = os.fspath(path)
+    if root is not None:
+        real_root, real = os.path.realpath(root), os.path.realpath(path)
+        if os.path.commonpath([real_root, real]) != real_root:
+            raise RefusedFile(path, f"resolves outside the repository (to {real}); not read")
+    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(path, flags)  # O_NONBLOCK: opening a FIFO must not wait for a writer
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise RefusedFile(path, f"{_kind(info.st_mode)}, not a regular file; not read")
+        if info.st_size > limit and not truncate:
+            raise RefusedFile(path, f"too large ({info.st_size} bytes; cc-hooks reads at most {limit}); not read", errno.EFBIG)
+        os.set_blocking(fd, True)
+        if truncate:
+            return _read_all(fd, limit)
+        chunks, size = [], 0
+        while size <= limit:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        if size > limit:  # it grew while being read
+            raise RefusedFile(path, f"too large (over {limit} bytes; cc-hooks reads at most {limit}); not read", errno.EFBIG)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def read_repo_text(path: str | os.PathLike, root: str | os.PathLike | None = None, limit: int = REPO_FILE_LIMIT,
+                   encoding: str = "utf-8", errors: str = "replace") -> str:
+    """``read_repo_bytes`` decoded (invalid UTF-8 replaced unless ``errors`` says otherwise), with
+    universal newlines as ``Path.read_text`` gives them."""
+    text = read_repo_bytes(path, root, limit).decode(encoding, errors)
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
+
+
+def read_state_bytes(path: str | os.PathLike, limit: int = STATE_FILE_LIMIT) -> bytes:
+    """A state file's bytes: the file itself, never a symlink's target, and bounded."""
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise RefusedFile(path, f"{_kind(info.st_mode)}, not a regular file; not read")
+        if info.st_size > limit:
+            raise RefusedFile(path, f"too large ({info.st_size} bytes); not read", errno.EFBIG)
+        os.set_blocking(fd, True)
+        return os.read(fd, limit + 1)[:limit] if info.st_size < (1 << 20) else _read_all(fd, limit)
+    finally:
+        os.close(fd)
+
+
+def _read_all(fd: int, limit: int) -> bytes:
+    chunks, size = [], 0
+    while size < limit:
+        chunk = os.read(fd, min(1 << 20, limit - size))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)
+
+
+def check_state_root(root: str | os.PathLike) -> None:
+    """RefusedFile unless ``root`` is a real directory (not a symlink) owned by this user that no
+    one else can write: the one line says what to do. One that others can only read (made by a
+    cc-hooks before every state directory was created 0700) is made 0700 here."""
+    info = os.lstat(root)
+    if stat.S_ISLNK(info.st_mode) or not stat.S_ISDIR(info.st_mode):
+        raise RefusedFile(root, "the cc-hooks state directory is not a directory (a symlink?); not written — move it away")
+    if info.st_uid != os.geteuid():
+        raise RefusedFile(root, f"the cc-hooks state directory belongs to uid {info.st_uid}, not you; not written — move it away")
+    if info.st_mode & 0o022:
+        raise RefusedFile(root, f"the cc-hooks state directory is mode {stat.S_IMODE(info.st_mode):04o}, writable by others; "
+                                f"not written — check its content, then `chmod 700 {os.fspath(root)}`")
+    if info.st_mode & 0o077:
+        os.chmod(root, 0o700)
+
+
+def state_parent(root: str | os.PathLike, path: str | os.PathLike, check_root: bool = True) -> int:
+    """An open directory fd for ``path``'s parent, reached from ``root`` through real directories
+    only (each one created 0700 when missing): no symlink at any level is followed."""
+    root, path = os.path.abspath(root), os.path.abspath(path)
+    rel = os.path.relpath(os.path.dirname(path), root)
+    if rel.startswith(".."):
+        raise RefusedFile(path, f"not inside the state directory {root}; not written")
+    if check_root:
+        check_state_root(root)
+    fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+    try:
+        for part in ([] if rel == "." else rel.split(os.sep)):
+            try:
+                os.mkdir(part, 0o700, dir_fd=fd)
+                os.chmod(part, 0o700, dir_fd=fd)  # the umask may have removed bits, never added: make it exact
+            except FileExistsError:
+                pass
+            try:
+                child = os.open(part, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=fd)
+            except OSError as exc:
+                if exc.errno in (errno.ELOOP, errno.ENOTDIR):
+                    raise RefusedFile(path, f"{part!r} in the state directory is a symlink or not a directory; not written") from None
+                raise
+            os.close(fd)
+            fd = child
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def write_state_bytes(root: str | os.PathLike, path: str | os.PathLike, data: bytes, check_root: bool = True) -> None:
+    """Atomically write a private state file (0600) under the state directory ``root``."""
+    name = os.path.basename(path)
+    parent = state_parent(root, path, check_root)
+    try:
+        tmp = f".{name}.{os.getpid()}.{os.urandom(4).hex()}.tmp"
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0), 0o600, dir_fd=parent)
+        try:
+            try:
+                view = memoryview(data)
+                while view:
+                    view = view[os.write(fd, view):]
+                os.fchmod(fd, 0o600)
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            os.replace(tmp, name, src_dir_fd=parent, dst_dir_fd=parent)  # a symlink at ``name`` is replaced, not followed
+        except BaseException:
+            try:
+                os.unlink(tmp, dir_fd=parent)
+            except OSError:
+                pass
+            raise
+        try:
+            os.fsync(parent)
+        except OSError:
+            pass
+    finally:
+        os.close(parent)
+    _remove_stale_temps(Path(path))
+
+
+def append_state_line(root: str | os.PathLike, path: str | os.PathLike, data: bytes) -> None:
+    """Append to a private state file (the hook log), creating it 0600; never through a symlink."""
+    parent = state_parent(root, path)
+    try:
+        fd = os.open(os.path.basename(path), os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW | os.O_NONBLOCK
+                     | getattr(os, "O_CLOEXEC", 0), 0o600, dir_fd=parent)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise RefusedFile(path, "is a symlink; not written") from None
+        raise
+    finally:
+        os.close(parent)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise RefusedFile(path, "not a regular file; not written")
+        os.write(fd, data)
+    finally:
+        os.close(fd)
 
 
 def atomic_write_bytes(path: str | os.PathLike, data: bytes, mode: int | None = None) -> None:

@@ -335,12 +335,12 @@ class Head:
 
 def head(root: str | os.PathLike, timeout: float = 10.0) -> Head:
     out = run_git(root, "rev-parse", "HEAD", "--abbrev-ref", "HEAD", check=False, timeout=timeout)
-    lines = out.split()
-    if len(lines) == 2:
+    lines = out.rstrip("\n").split("\n")  # one line each: a branch name may hold any other whitespace (U+2003)
+    if len(lines) == 2 and lines[0]:
         branch = None if lines[1] == "HEAD" else lines[1]
         return Head(branch, lines[0])
     # No commit: either an unborn branch (a fresh repo) or a HEAD git cannot read.
-    branch = run_git(root, "symbolic-ref", "-q", "--short", "HEAD", check=False, timeout=timeout).strip()
+    branch = run_git(root, "symbolic-ref", "-q", "--short", "HEAD", check=False, timeout=timeout).rstrip("\n")
     if not branch:
         raise GitError("HEAD is neither a commit nor a branch (is .git/HEAD damaged?)")
     return Head(branch, None)

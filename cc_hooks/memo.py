@@ -72,12 +72,15 @@ def code_fingerprint() -> bytes:
 
 
 def _store(path: Path, kind: str, value: Any) -> None:
-    from cc_hooks.fsutil import atomic_write_text
-    from cc_hooks.state import private_dirs
+    from cc_hooks.fsutil import write_state_bytes
+    from cc_hooks.state import private_dirs, state_root_of
 
     try:
-        private_dirs(path.parent)
-        atomic_write_text(path, json.dumps({"value": value}, ensure_ascii=False, separators=(",", ":")), mode=0o600)
+        data = json.dumps({"value": value}, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+        root = state_root_of(path)
+        if root is None:
+            private_dirs(path.parent)
+        write_state_bytes(root or path.parent, path, data, check_root=root is not None)
         _prune(path.parent, kind, keep=path)
     except (OSError, TypeError, ValueError):
         pass  # a read-only or full state dir, or a value JSON cannot hold, only costs the cache

@@ -14,11 +14,12 @@ last) with a pointer to ``cc-hooks rehydrate``.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Iterable, Optional, Sequence
 
 from cc_hooks.claims.model import CONTRADICTED, UNVERIFIED, VERIFIED, Claim, counts
+from cc_hooks.printable import clean
+from cc_hooks.printable import quote as _quote
 
 DEFAULT_BUDGET = 6_000
 MAX_QUOTE = 300
@@ -32,7 +33,6 @@ WHY = {
     "clear": "after /clear",
     "fork": "in a forked session",
 }
-_CONTROL_RE = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b.|[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
 
 
 @dataclass
@@ -52,22 +52,9 @@ class ReportInput:
     budget: int = DEFAULT_BUDGET
 
 
-def clean(text: str) -> str:
-    """One line with no control characters (ANSI sequences, bidi overrides, NULs)."""
-    return " ".join(_CONTROL_RE.sub(" ", str(text)).split())
-
-
 def quote(text: str, limit: int = MAX_QUOTE) -> str:
-    """``text`` as an inline code span that nothing inside can close."""
-    text = clean(text)
-    if len(text) > limit:
-        text = text[: limit - 1] + "…"
-    if not text:
-        return "` `"
-    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
-    fence = "`" * (longest + 1)
-    pad = " " if text.startswith("`") or text.endswith("`") or longest else ""
-    return f"{fence}{pad}{text}{pad}{fence}"
+    """``text`` as an inline code span that nothing inside can close (``cc_hooks.printable.quote``)."""
+    return _quote(text, limit)
 
 
 def head_fact(branch: Optional[str], sha: Optional[str]) -> str:

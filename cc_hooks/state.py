@@ -132,30 +132,29 @@ def state_dir(start: str | os.PathLike, create: bool = False) -> Path | None:
 
 
 def log_event(start: str | os.PathLike | None, level: str, event: str, message: str) -> None:
-    """Append one JSON line to the hook log; never raises (the log is best effort)."""
+    """Append one JSON line to the hook log; never raises (the log is best effort), never writes
+    through a symlink planted at ``hook.log`` (``state_file`` rules)."""
     try:
         directory = state_dir(start or os.getcwd(), create=True)
         if directory is None:
             return
+        from cc_hooks.fsutil import append_state_line
+
         path = os.path.join(directory, LOG_NAME)
         line = json.dumps(
             {"ts": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "level": level, "event": event, "message": message},
             ensure_ascii=False,
         )
         _rotate_if_big(path)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
-        try:
-            os.write(fd, (line + "\n").encode("utf-8"))
-        finally:
-            os.close(fd)
+        append_state_line(directory, path, (line + "\n").encode("utf-8"))
     except Exception:
         pass
 
 
 def _rotate_if_big(path: str) -> None:
     try:
-        if os.stat(path).st_size > LOG_MAX_BYTES:
-            os.replace(path, path + ".1")
+        if os.lstat(path).st_size > LOG_MAX_BYTES:
+            os.replace(path, path + ".1")  # a symlink is moved, not followed
     except FileNotFoundError:
         pass
 
@@ -164,9 +163,10 @@ def read_log(start: str | os.PathLike, limit: int = 20) -> list[dict]:
     directory = state_dir(start)
     if directory is None:
         return []
-    path = directory / LOG_NAME
+    from cc_hooks.fsutil import read_state_bytes
+
     try:
-        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+        lines = read_state_bytes(directory / LOG_NAME, LOG_MAX_BYTES * 4).decode("utf-8", "replace").splitlines()
     except OSError:
         return []
     entries = []
@@ -194,11 +194,34 @@ def state_key(session_id: str) -> str:
 
 
 def write_json(path: Path, data: object) -> None:
-    """Atomically write private JSON state (0600), creating parent directories."""
-    from cc_hooks.fsutil import atomic_write_text
+    """Atomically write private JSON state (0600), creating parent directories (0700), through no
+    symlink: under a state directory (an ancestor named ``cc-hooks``) that directory must be this
+    user's and private (``fsutil.write_state_bytes``), or the write is refused with one line."""
+    from cc_hooks.fsutil import write_state_bytes
 
-    private_dirs(path.parent)
-    atomic_write_text(path, json.dumps(data, ensure_ascii=False, indent=1, default=str) + "\n", mode=0o600)
+    payload = (json.dumps(data, ensure_ascii=False, indent=1, default=str) + "\n").encode("utf-8")
+    root = state_root_of(path)
+    if root is None:  # a loose folder (tests, a caller's own directory): only the no-follow rules
+        private_dirs(path.parent)
+        write_state_bytes(path.parent, path, payload, check_root=False)
+        return
+    if not os.path.lexists(root):
+        from pathlib import Path
+
+        private_dirs(Path(root))
+    write_state_bytes(root, path, payload)
+
+
+def state_root_of(path: str | os.PathLike) -> str | None:
+    """The state directory ``path`` lies in: its nearest ancestor named ``cc-hooks``."""
+    directory = os.path.dirname(os.path.abspath(path))
+    while True:
+        if os.path.basename(directory) == STATE_DIR_NAME:
+            return directory
+        parent = os.path.dirname(directory)
+        if parent == directory:
+            return None
+        directory = parent
 
 
 def private_dirs(directory: Path) -> None:
@@ -220,8 +243,11 @@ def private_dirs(directory: Path) -> None:
 
 
 def read_json(path: Path) -> object | None:
+    """A state file's JSON; None when it is missing, unreadable, not JSON, or a symlink."""
+    from cc_hooks.fsutil import read_state_bytes
+
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        return json.loads(read_state_bytes(path).decode("utf-8"))
     except (OSError, ValueError):
         return None
 
@@ -256,10 +282,13 @@ def add_pending(directory: Path, session_id: str, item: dict) -> None:
     write_json(pending_dir(directory, session_id) / name, {"session_id": session_id, "item": item})
 
 
-def take_pending(directory: Path, session_id: str) -> dict | None:
+def take_pending(directory: Path, session_id: str, room: int | None = None) -> dict | None:
     """Claim and remove the queued items of a session, oldest first: exactly once, even
     when several hook processes race (only one ``rename`` of each file can succeed).
-    Returns ``{"session_id": ..., "items": [...]}`` or None when nothing was claimed."""
+
+    With ``room``, only the items whose texts fit in ``room`` characters together (joined by a
+    blank line) are taken, and always the first one; the rest stay queued, in order, for the next
+    prompt. Returns ``{"session_id": ..., "items": [...]}`` or None when nothing was claimed."""
     folder = pending_dir(directory, session_id)
     try:
         entries = os.listdir(folder)
@@ -267,7 +296,7 @@ def take_pending(directory: Path, session_id: str) -> dict | None:
         return None
     # Queued items, and items a prompt claimed but died before delivering (SIGKILL at its timeout).
     names = sorted(name for name in entries if not name.startswith(".") or _orphaned_claim(name))
-    items = []
+    items, used = [], 0
     for name in names:
         item_name = name.rsplit(".taken-", 1)[0][1:] if name.startswith(".") else name
         claimed = folder / f".{item_name}.taken-{os.getpid()}"
@@ -276,12 +305,21 @@ def take_pending(directory: Path, session_id: str) -> dict | None:
         except OSError:
             continue  # another process took it
         data = read_json(claimed)
+        item = data.get("item") if isinstance(data, dict) else None
+        size = len(item.get("text") or "") + 2 if isinstance(item, dict) and isinstance(item.get("text"), str) else 0
+        if room is not None and items and used + size > room + 2:
+            try:
+                os.rename(claimed, folder / item_name)  # back in the queue under its own name: order kept
+            except OSError:
+                pass
+            break
         try:
             os.unlink(claimed)
         except OSError:
             pass
-        if isinstance(data, dict) and isinstance(data.get("item"), dict):
-            items.append(data["item"])
+        if isinstance(item, dict):
+            items.append(item)
+            used += size
     return {"session_id": session_id, "items": items} if items else None
 
 

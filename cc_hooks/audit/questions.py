@@ -201,10 +201,12 @@ def scan_oddities(view: Path, timeout: float = 30.0, limit: int = MAX_ODDITIES) 
 
 
 def _code_lines(path: Path) -> list[str]:
+    from cc_hooks.fsutil import read_repo_bytes
+
     try:
-        if path.is_symlink() or path.stat().st_size > MAX_FILE_BYTES:
+        if path.is_symlink():
             return []
-        data = path.read_bytes()
+        data = read_repo_bytes(path, limit=MAX_FILE_BYTES)
     except OSError:
         return []
     if b"\0" in data[:4096]:

@@ -107,7 +107,9 @@ def _append_only(ctx, path: str, base: str, types) -> list[list]:
         return []  # the ledger is new since the base: nothing to protect
     sha, kind = blob.split()
     try:
-        new = (ctx.root / rel).read_bytes()
+        from cc_hooks.fsutil import read_repo_bytes
+
+        new = read_repo_bytes(ctx.root / rel, ctx.root)
     except OSError:
         return _slow_append_only(ctx, path, base)
     if kind != "blob":

@@ -18,14 +18,14 @@ MAX_DOC_BYTES = 256 * 1024
 def run(ctx):
     from cc_hooks.checks.claims_adapter import contradicted, text_claims
     from cc_hooks.checks.dashboard import OWN_KINDS, claim_findings
+    from cc_hooks.fsutil import read_repo_bytes
 
     findings = [finding for kind, finding in claim_findings(ctx) if kind not in OWN_KINDS]
     docs = touched_docs(ctx)
     claims = []
     for path in docs:
         try:
-            with open(ctx.root / path, "rb") as handle:
-                text = handle.read(MAX_DOC_BYTES).decode("utf-8", errors="replace")
+            text = read_repo_bytes(ctx.root / path, ctx.root, MAX_DOC_BYTES, truncate=True).decode("utf-8", errors="replace")
         except OSError:
             continue
         claims += text_claims(text, path)

@@ -41,10 +41,12 @@ def declaration_findings(ctx) -> list[Finding]:
 
 def pointer_findings(ctx) -> list[Finding]:
     """Paths the record names that exist here but only as ignored/untracked files."""
+    from cc_hooks.fsutil import read_repo_bytes
+
     named: dict[str, tuple[str, int]] = {}
     for path in sorted(set(ctx.record_paths.values())):
         try:
-            data = (ctx.root / path).read_bytes()
+            data = read_repo_bytes(ctx.root / path, ctx.root)
         except OSError:
             continue
         for value, number in _named_paths(ctx.state, data):

@@ -106,7 +106,9 @@ def _entries(ctx: VerifyContext) -> tuple[list[Entry], Optional[str]]:
 
     name = _ledger_name(ctx)
     try:
-        data = (ctx.root / name).read_bytes()
+        from cc_hooks.fsutil import read_repo_bytes
+
+        data = read_repo_bytes(ctx.root / name, ctx.root)
     except FileNotFoundError:
         return [], f"{name} does not exist"
     except OSError as exc:

@@ -12,6 +12,8 @@ Idempotent: a second run changes nothing and says so.
 
 from __future__ import annotations
 
+from cc_hooks.fsutil import read_repo_bytes, read_repo_text
+
 HELP = "Scaffold the missing record stores and .cc-hooks.toml (never overwrites); declare the dashboard in CLAUDE.md."
 
 CLAUDE_MD = "CLAUDE.md"
@@ -175,7 +177,7 @@ def _dashboard(root, config, today: str) -> list[Action]:
         return actions
     rel = declaration.locator
     exists = (root / rel).exists()
-    text = (root / rel).read_text(encoding="utf-8", errors="replace") if exists else template("next_steps.md", date=today)
+    text = read_repo_text(root / rel, root) if exists else template("next_steps.md", date=today)
     echo = claude_ignored and declaration.source != "tracked-echo" and not _has_declaration(text)
     if echo:
         text = _insert_after_title(text, line)
@@ -196,7 +198,7 @@ def _declare_in_claude_md(root, line: str, origin: str, ignored: bool) -> Action
     if not path.exists():
         _create(root, CLAUDE_MD, f"# Notes for agents working on this repository\n\n{line}\n")
         return Action("created", CLAUDE_MD, f"declares `{line}`{origin}", ignored)
-    text = path.read_bytes().decode("utf-8", errors="surrogateescape")
+    text = read_repo_bytes(path, root).decode("utf-8", errors="surrogateescape")
     newline = "\r\n" if "\r\n" in text else "\n"
     if not text.strip():
         separator = ""

@@ -1,7 +1,9 @@
 """UserPromptSubmit: deliver, once, what an earlier hook queued for this session.
 
 Runs on every prompt, so the common case (nothing queued) is a stat() after
-Python starts: no pydantic, no git, no config.
+Python starts: no pydantic, no git, no config. Only the queued items that fit the
+output budget are taken (oldest first, the first one always); the rest stay queued
+for the next prompt, so twenty audits queued at once all arrive, a few a prompt.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ def handle(ctx: HookContext):
     # Everything slow (pydantic, the config) comes before the claim: once the queued
     # items are taken they must reach the output, or be queued again.
     from cc_hooks.config import load_config_or_default
-    from cc_hooks.protocol import user_prompt_submit_output
+    from cc_hooks.protocol import OUTPUT_CAP_CHARS, user_prompt_submit_output
     from cc_hooks.state import add_pending, take_pending
 
     directory = ctx.state_dir()
@@ -34,7 +36,8 @@ def handle(ctx: HookContext):
     config, _ = load_config_or_default(ctx.repo_root())
     if ctx.deadline.expired():
         return None  # the runtime has given up on us: leave the queue for the next prompt
-    pending = take_pending(directory, ctx.session_id)
+    room = max(200, min(config.hooks.budget_chars, OUTPUT_CAP_CHARS - 200))  # as protocol.truncate counts
+    pending = take_pending(directory, ctx.session_id, room)
     if not isinstance(pending, dict):
         return None
     items = [item for item in pending.get("items", []) if isinstance(item, dict)]

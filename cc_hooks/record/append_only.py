@@ -268,7 +268,9 @@ def _read_target(root: Path, rel: str, target: Optional[str]) -> Optional[str]:
     if target is not None:
         return _read_revision(root, target, rel)
     try:
-        return (root / rel).read_bytes().decode("utf-8", errors="replace")
+        from cc_hooks.fsutil import read_repo_bytes
+
+        return read_repo_bytes(root / rel, root).decode("utf-8", errors="replace")
     except FileNotFoundError:
         return None
     except OSError as exc:

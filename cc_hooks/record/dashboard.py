@@ -171,9 +171,11 @@ def _completed(chosen: Declaration, default_path: str) -> Declaration:
 
 
 def _claude_md_declaration(root: Path) -> Optional[Declaration]:
+    from cc_hooks.fsutil import read_repo_text
+
     for rel in CLAUDE_MD_PATHS:
         try:
-            text = (root / rel).read_text(encoding="utf-8", errors="replace")
+            text = read_repo_text(root / rel, root)
         except OSError:
             continue
         for number, line in enumerate(text.splitlines(), 1):

@@ -61,8 +61,10 @@ def read_ledger(path: Path, display: str, root: Optional[Path] = None) -> tuple[
         real_root, real = os.path.realpath(root), os.path.realpath(path)
         if os.path.commonpath([real_root, real]) != real_root:
             return None, [finding(display, None, "file-outside-repo", f"{display} resolves outside the repository (symlink to {real}); not read")]
+    from cc_hooks.fsutil import read_repo_bytes
+
     try:
-        data = path.read_bytes()
+        data = read_repo_bytes(path)
     except FileNotFoundError:
         return None, [finding(display, None, "file-missing", f"{display} does not exist", severity="warning")]
     except OSError as exc:
@@ -146,8 +148,11 @@ def build_entries(text: str, path: str, builder_class) -> tuple[Optional[str], i
 
 
 def read_text(path: Path) -> Optional[str]:
-    """The file's text (invalid UTF-8 replaced), or None when it cannot be read."""
+    """The file's text (invalid UTF-8 replaced), or None when it cannot be read (``fsutil.read_repo_text``:
+    a regular file of bounded size)."""
+    from cc_hooks.fsutil import read_repo_text
+
     try:
-        return path.read_text(encoding="utf-8", errors="replace")
+        return read_repo_text(path)
     except OSError:
         return None

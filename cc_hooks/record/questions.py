@@ -239,8 +239,10 @@ def check_questions(
     if os.path.commonpath([real_root, real]) != real_root:
         report.findings.append(finding(path, None, "questions-outside-repo", f"{path} resolves outside the repository (symlink to {real}); not read"))
         return report
+    from cc_hooks.fsutil import read_repo_text
+
     try:
-        text = (root / path).read_text(encoding="utf-8", errors="replace")
+        text = read_repo_text(root / path, root)
     except FileNotFoundError:
         report.findings.append(finding(path, None, "questions-missing", "the cold-start questions file does not exist"))
         return report

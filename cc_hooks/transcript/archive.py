@@ -16,6 +16,12 @@ Crash safety, in order: archive written (tmp, fsync, rename) -> manifest ``pendi
 written -> live file unchanged (size, mtime, sha256) -> rename -> manifest ``current``. A run that
 finds ``pending`` finishes it when the live file holds the cut, and otherwise rolls it back; the
 original is never touched before the rename and the rename is atomic.
+
+A live writer loses nothing: the original stays open across the rename, and whatever a writer
+appended to it after the size was taken (a writer that opened the file before the rename writes to
+the old inode) is carried over to the end of the new file until the old one stops growing.
+Every failure (a full disk, a file-size limit) removes the run's temporary files on its way out.
+Archive folders are 0700 and their files 0600, whatever the umask: they hold whole conversations.
 """
 
 from __future__ import annotations
@@ -37,6 +43,10 @@ from cc_hooks.transcript.store import DEFAULT_MIN_IDLE, liveness
 
 FORMAT = 1
 LEVEL = 6
+SETTLE_SECONDS = 0.05  # how long the old inode must stay the same size before it is let go
+MAX_SETTLE_SECONDS = 5.0
+# Tests pause here to let a writer act between two steps of an archive (see ``_step``).
+STEP_HOOK = None
 
 
 class ArchiveError(Exception):
@@ -82,7 +92,7 @@ class Manifest:
         return cls(**data)
 
     def save(self, path: Path) -> None:
-        atomic_write_text(path, json.dumps(asdict(self), indent=1) + "\n")
+        atomic_write_text(path, json.dumps(asdict(self), indent=1) + "\n", mode=0o600)
 
 
 @dataclass
@@ -122,8 +132,24 @@ class Session:
         return self.folder / name
 
     def lock(self) -> "_Lock":
-        self.folder.mkdir(parents=True, exist_ok=True)
+        private_folder(self.folder)
         return _Lock(self.folder / f"{self.id}.lock")
+
+
+def private_folder(folder: Path) -> None:
+    """``mkdir -p`` with every directory created 0700 (an archive holds whole conversations), and
+    the session folder itself made 0700 if an older cc-hooks created it with the umask's mode."""
+    from cc_hooks.state import private_dirs
+
+    private_dirs(folder)
+    if folder.stat().st_mode & 0o077:
+        os.chmod(folder, 0o700)
+
+
+def _step(name: str) -> None:
+    """A point between two steps of an archive where a test may act (``STEP_HOOK(name)``)."""
+    if STEP_HOOK is not None:
+        STEP_HOOK(name)
 
 
 class _Lock:
@@ -206,7 +232,7 @@ def _write_stream(target: Path, chunks: Iterable[bytes], like: Optional[os.stat_
     Keeping the mtime matters: the CLI orders sessions by it (``--continue``, the resume picker).
     """
     digest = hashlib.sha256()
-    with open(target, "wb") as out:
+    with _private_open(target) as out:
         for chunk in chunks:
             digest.update(chunk)
             out.write(chunk)
@@ -216,6 +242,13 @@ def _write_stream(target: Path, chunks: Iterable[bytes], like: Optional[os.stat_
         os.chmod(target, like.st_mode & 0o7777)
         os.utime(target, ns=(like.st_atime_ns, like.st_mtime_ns))
     return digest.hexdigest()
+
+
+def _private_open(path: Path):
+    """``open(path, "wb")``, created 0600 whatever the umask, never through a symlink."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0), 0o600)
+    os.fchmod(fd, 0o600)
+    return os.fdopen(fd, "wb")
 
 
 def _fsync_dir(directory: Path) -> None:
@@ -316,43 +349,117 @@ def _archive(session: Session, manifest: Manifest, outcome: Outcome, execute: bo
     name = f"{session.id}.g{generation}.jsonl.gz"
     gz_tmp = session.gz(name + ".tmp")
     digest = hashlib.sha256()
-    if execute:
-        with open(gz_tmp, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=level, mtime=0) as gz:
+    if not execute:
+        infos = scan(original(), digest)
+        return _plan(session, outcome, infos, size, execute)[1]
+    try:
+        with _private_open(gz_tmp) as raw, gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=level, mtime=0) as gz:
             infos = scan(_tee_write(original(), gz), digest)
         with open(gz_tmp, "rb+") as raw:
             os.fsync(raw.fileno())
-    else:
-        infos = scan(original(), digest)
+        plan, done = _plan(session, outcome, infos, size, execute)
+        if done is not None:
+            _unlink(gz_tmp)
+            return done
+        # Order matters for crash safety: the gz stays a .tmp until the manifest names it, and the live
+        # file is replaced only after the gz has its final name (see the module docstring).
+        source_sha = digest.hexdigest() if current is None else sha256_of(session.path, 0, size)
+        kept_sha = _write_stream(session.live_tmp, select_ranges(original(), plan.ranges), stat)
+        manifest.pending = Generation(generation, name, outcome.original_size, digest.hexdigest(), plan.kept_size, kept_sha,
+                                      [list(r) for r in plan.ranges], size, source_sha, _now(), plan.compactions)
+        manifest.save(session.manifest_path)
+        os.replace(gz_tmp, session.gz(name))
+        _fsync_dir(session.folder)
+        return _swap_live(session, outcome, stat, source_sha, name)
+    except Exception:
+        _clean_up_failed_run(session, gz_tmp)
+        raise
+    except BaseException:  # an interrupt: the temporary files go, the manifest is for the next run to settle
+        _unlink_quietly(gz_tmp, session.live_tmp)
+        raise
+
+
+def _plan(session: Session, outcome: Outcome, infos, size: int, execute: bool):
+    """The cut, and the outcome when there is nothing (more) to do."""
     original_size = infos[-1].end if infos else 0
     plan = plan_keep(infos, original_size)
     outcome.original_size, outcome.kept_size = original_size, plan.kept_size
     if plan.last_boundary is None or plan.kept_size >= size:  # the live file would not shrink
-        _unlink(gz_tmp)
         outcome.reason = "nothing to archive (no compaction)" if plan.last_boundary is None else "nothing to archive"
         outcome.kept_size = original_size
-        return outcome
+        return plan, outcome
     if not execute:
         outcome.action = "would-archive"
-        return outcome
+        return plan, outcome
+    return plan, None
 
-    # Order matters for crash safety: the gz stays a .tmp until the manifest names it, and the live
-    # file is replaced only after the gz has its final name (see the module docstring).
-    source_sha = digest.hexdigest() if current is None else sha256_of(session.path, 0, size)
-    kept_sha = _write_stream(session.live_tmp, select_ranges(original(), plan.ranges), stat)
-    manifest.pending = Generation(generation, name, original_size, digest.hexdigest(), plan.kept_size, kept_sha,
-                                  [list(r) for r in plan.ranges], size, source_sha, _now(), plan.compactions)
-    manifest.save(session.manifest_path)
-    os.replace(gz_tmp, session.gz(name))
-    _fsync_dir(session.folder)
-    if not _unchanged(session.path, size, mtime, source_sha):
-        recover(session)
-        outcome.reason = "changed while archiving; left as it was (try again later)"
-        return outcome
-    os.replace(session.live_tmp, session.path)
+
+def _swap_live(session: Session, outcome: Outcome, stat: os.stat_result, source_sha: str, name: str) -> Outcome:
+    """Replace the live file by the cut, carrying over what a writer appended meanwhile."""
+    size = stat.st_size
+    old = os.open(session.path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))  # the original, held across the rename
+    try:
+        if os.fstat(old).st_ino != stat.st_ino or not _unchanged(session.path, size, stat.st_mtime_ns, source_sha):
+            _unlink(session.live_tmp)
+            recover(session)
+            outcome.reason = "changed while archiving; left as it was (try again later)"
+            return outcome
+        _step("before-replace")
+        os.replace(session.live_tmp, session.path)
+        _step("after-replace")
+        carried = _carry_over(old, size, session.path)
+    finally:
+        os.close(old)
     _fsync_dir(session.path.parent)
     recover(session)  # pending -> current
     outcome.action, outcome.archive = "archived", str(session.gz(name))
+    if carried:
+        outcome.notes.append(f"carried over {carried} byte(s) appended while archiving")
     return outcome
+
+
+def _carry_over(old: int, start: int, path: Path) -> int:
+    """Append to ``path`` what was written to the replaced file (``old``) past ``start``, until it has
+    not grown for ``SETTLE_SECONDS``; return how many bytes that was."""
+    position, quiet_since, began = start, time.monotonic(), time.monotonic()
+    while True:
+        end = os.fstat(old).st_size
+        if end > position:
+            target = os.open(path, os.O_WRONLY | os.O_APPEND | getattr(os, "O_CLOEXEC", 0))
+            try:
+                while position < end:
+                    chunk = os.pread(old, min(CHUNK, end - position), position)
+                    if not chunk:
+                        break
+                    view = memoryview(chunk)
+                    while view:
+                        view = view[os.write(target, view):]
+                    position += len(chunk)
+                os.fsync(target)
+            finally:
+                os.close(target)
+            quiet_since = time.monotonic()
+        elif time.monotonic() - quiet_since >= SETTLE_SECONDS or time.monotonic() - began > MAX_SETTLE_SECONDS:
+            return position - start
+        time.sleep(0.005)
+
+
+def _unlink_quietly(*paths: Path) -> None:
+    for path in paths:
+        try:
+            _unlink(path)
+        except OSError:
+            pass
+
+
+def _clean_up_failed_run(session: Session, gz_tmp: Path) -> None:
+    """After a failure (ENOSPC, EFBIG, an interrupt): no temporary file stays, and a pending
+    generation is rolled back while the live file is still the original."""
+    _unlink_quietly(gz_tmp, session.live_tmp)
+    try:
+        recover(session)
+    except Exception:
+        pass  # the manifest cannot be rewritten (the disk is still full): the next run recovers it
 
 
 def _tee_write(chunks: Iterable[bytes], sink) -> Iterator[bytes]:

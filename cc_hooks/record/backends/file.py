@@ -207,8 +207,10 @@ class Backend:
         return path
 
     def _load(self) -> Optional[_Lines]:
+        from cc_hooks.fsutil import read_repo_bytes
+
         try:
-            return _Lines(self.path.read_bytes())
+            return _Lines(read_repo_bytes(self.path, self.root))
         except FileNotFoundError:
             return None
 
@@ -219,8 +221,10 @@ class Backend:
     def read_bytes(self) -> tuple[bytes, Optional[DashboardRead]]:
         """(the file's bytes, None), or (b"", what ``read`` says when there are none: the file
         is missing, unreadable, or its path leaves the repository)."""
+        from cc_hooks.fsutil import read_repo_bytes
+
         try:
-            return self.path.read_bytes(), None
+            return read_repo_bytes(self.path, self.root), None
         except FileNotFoundError:
             rule, message = "dashboard-missing", "the dashboard file does not exist"
         except DashboardError as exc:
