@@ -7,12 +7,15 @@ DEFAULT_SECONDS = 60.0
 
 
 def add_arguments(parser) -> None:
+    from cc_hooks.tables import add_plain_argument
+
     parser.add_argument("--project", metavar="DIR", help="project root (default: the git work tree containing the cwd)")
     parser.add_argument("--transcript", metavar="PATH", help="a session transcript (.jsonl) to sweep; without it the `session` check cannot look")
     parser.add_argument("--session", metavar="ID", help="use this session's last checkpoint (default: the newest of any session)")
     parser.add_argument("--only", metavar="ID", action="append", help="run only this check (repeatable)")
     parser.add_argument("--seconds", type=float, default=DEFAULT_SECONDS, help=f"time budget (default {DEFAULT_SECONDS:g})")
     parser.add_argument("--json", action="store_true", help='print {"passed", "checks": [{"id", "status", "summary", "findings"}]}')
+    add_plain_argument(parser)
     parser.epilog = "Exit status: 0 all PASS, 1 any FAIL, 2 nothing FAILed but something could not be checked."
 
 
@@ -46,27 +49,19 @@ def run(args) -> int:
     if args.json:
         print(json.dumps({"passed": code == 0, "checks": [r.to_dict() for r in results]}, indent=2, ensure_ascii=False))
     else:
-        print_table(root, results)
+        print_table(root, results, args.plain)
     return code
 
 
-def print_table(root, results) -> None:
-    from rich.console import Console
-    from rich.markup import escape
-    from rich.table import Table
-
-    from cc_hooks.printable import printable
-
+def print_table(root, results, plain=None) -> None:
     from cc_hooks.checks import FAIL, PASS, score
+    from cc_hooks.printable import printable
+    from cc_hooks.tables import Column, print_table as show
 
     style = {PASS: "green", FAIL: "bold red"}
-    table = Table(title=f"cc-hooks check — {root}", show_lines=False)
-    table.add_column("check")
-    table.add_column("status")
-    table.add_column("summary / findings", overflow="fold")
-    for result in results:  # findings quote the repo: no markup, no escape sequences
+    columns = [Column("check"), Column("status"), Column("summary / findings", wrap=True)]
+    rows = []
+    for result in results:  # findings quote the repo: no escape sequences (and never markup)
         body = result.summary + "".join(f"\n • {f}" for f in result.findings)
-        table.add_row(result.id, f"[{style.get(result.status, 'yellow')}]{result.status}[/]", escape(printable(body)))
-    console = Console()
-    console.print(table)
-    console.print(score(results))
+        rows.append([result.id, (result.status, style.get(result.status, "yellow")), printable(body)])
+    show(f"cc-hooks check — {root}", columns, rows, plain=plain, footer=score(results))
