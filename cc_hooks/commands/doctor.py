@@ -9,9 +9,11 @@ DEPENDENCIES = {"pydantic": (2,), "GitPython": (3, 1), "tomli-w": (1,), "rich": 
 
 
 def add_arguments(parser) -> None:
+    from cc_hooks.cli import PROJECT_HELP
+
     from cc_hooks.tables import add_plain_argument
 
-    parser.add_argument("--project", metavar="DIR", help="project root (default: the git work tree containing the cwd)")
+    parser.add_argument("--project", metavar="DIR", help=PROJECT_HELP)
     parser.add_argument("--json", action="store_true", help="print the findings as JSON")
     add_plain_argument(parser)
     parser.epilog = "Exit status: 0 when healthy (warnings allowed), 1 when any check fails."
@@ -63,6 +65,7 @@ def diagnose(root) -> list:
     findings.append(config_finding)
     wiring, commands = check_wiring(root, config or Config())
     findings += wiring
+    findings += check_project_settings_committable(root)
     findings += [check_hook_runs(root, command) for command in commands]
     findings.append(check_state_dir(root))
     findings += check_records(root, config or Config())
@@ -176,6 +179,20 @@ def check_wiring(root, config):
         findings.append(_check_event(event, wired[event], getattr(config.hooks, settings.BUDGET_FIELDS[event])))
     commands = list(dict.fromkeys(h["command"] for entries in wired.values() for _, h in entries))
     return findings, commands
+
+
+def check_project_settings_committable(root) -> list:
+    """The project scope is "committed; portable": an ignored .claude/settings.json never is."""
+    from cc_hooks import settings
+
+    path = settings.settings_path("project", root)
+    if not path.is_file():
+        return []
+    rule = settings.ignore_rule(root)
+    if rule is None:
+        return []
+    return [warn("settings (project) committable", f"{settings.PROJECT_SETTINGS} is ignored by git ({rule}): "
+                 "a clone of this repository gets no hooks", settings.ignored_advice())]
 
 
 def _check_event(event: str, entries: list, budget: float) -> Finding:

@@ -19,8 +19,10 @@ TRUST_NOTE = (
 def add_arguments(parser) -> None:
     import argparse
 
+    from cc_hooks.cli import PROJECT_HELP
+
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--project", metavar="DIR", help="project root (default: the git work tree containing the cwd)")
+    common.add_argument("--project", metavar="DIR", help=PROJECT_HELP)
     common.add_argument("--json", action="store_true", help="print the result as JSON")
     sub = parser.add_subparsers(dest="action", metavar="ACTION")
     sub.add_parser("list", parents=[common], help="resolve every guard against HEAD; report those that do not resolve",
@@ -33,7 +35,8 @@ def add_arguments(parser) -> None:
         verb.add_argument("names", nargs="*", metavar="NAME|SYMPTOM",
                           help="a guard name, test id, symptom slug or words of a symptom (default: all)")
         verb.add_argument("--timeout", type=float, metavar="SECONDS", help="per-run time limit (default: the guard's own; 300 s for SYMPTOMS.md guards)")
-    parser.epilog = "Actions: list (default), run, prove. " + TRUST_NOTE
+    parser.epilog = ("Actions: list (default), run, prove. " + TRUST_NOTE + " Exit status: 0 all good, 1 a guard does not "
+                     "resolve, saw the anomaly or is not proven, 2 could not observe or an error (see each action's --help).")
 
 
 def run(args) -> int:

@@ -10,7 +10,16 @@ from pathlib import Path
 HELP = "Show what session transcripts hold; archive what the CLI no longer needs (restore, verify)."
 
 
+EXIT_STATUS = {
+    "stats": "Exit status: 0 shown, 1 no transcript found, 2 a usage error.",
+    "archive": "Exit status: 0 done (a dry run included), 1 a transcript failed or a named one is live, 2 a usage error.",
+    "restore": "Exit status: 0 done (a dry run included), 1 a transcript failed or a named one is live, 2 a usage error.",
+    "verify": "Exit status: 0 every archive and live transcript checks out, 1 any does not, 2 a usage error.",
+}
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.epilog = "Exit status: 0 done, 1 a transcript failed (or none was found), 2 a usage error; see each action's --help."
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     specs = {
         "stats": "Size, compactions, bytes before the last boundary and what they are, per session and project.",
@@ -19,7 +28,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "verify": "Check archives against their manifests and the live transcripts against the cut.",
     }
     for name, text in specs.items():
-        p = sub.add_parser(name, help=text, description=text)
+        p = sub.add_parser(name, help=text, description=text, epilog=EXIT_STATUS[name])
         p.add_argument("paths", nargs="*", metavar="PATH", help="session transcripts (.jsonl)")
         p.add_argument("--project", metavar="DIR", help="the sessions started in this directory")
         p.add_argument("--all", action="store_true", help="every project under $CLAUDE_CONFIG_DIR/projects")
