@@ -111,14 +111,18 @@ def list_guards(resolution, as_json: bool) -> int:
 def run_guards(root, resolution, guards: list, trusted: bool, args) -> int:
     import json
 
+    from cc_hooks.guards.environment import resolve_environment
     from cc_hooks.guards.resolve import NONE
     from cc_hooks.guards.run import ANOMALY, HEALTHY, run_guard
 
     runs = [g for g in guards if g.kind != NONE]
     gaps = [g for g in guards if g.kind == NONE]
+    environment = resolve_environment(root)
+    if runs and not args.json:
+        print(f"guards run in {environment.label}")
     outcomes = []
     for guard in runs:
-        outcome = run_guard(guard, root, trusted, timeout=args.timeout)
+        outcome = run_guard(guard, root, trusted, timeout=args.timeout, environment=environment)
         outcomes.append(outcome)
         if not args.json:
             print_outcome(guard, outcome)
@@ -126,7 +130,8 @@ def run_guards(root, resolution, guards: list, trusted: bool, args) -> int:
     code = 1 if ANOMALY in states else (0 if states == {HEALTHY} else 2)
     if args.json:
         results = [{**g.to_dict(), "outcome": o.to_dict()} for g, o in zip(runs, outcomes)]
-        print(json.dumps({"results": results, "gaps": [g.to_dict() for g in gaps], "trusted": trusted, "exit": code},
+        print(json.dumps({"results": results, "gaps": [g.to_dict() for g in gaps], "trusted": trusted,
+                          "environment": environment.label, "exit": code},
                          indent=2, ensure_ascii=False))
         return code
     for guard in gaps:
@@ -171,11 +176,17 @@ def prove(root, guards: list, trusted: bool, args) -> int:
     from cc_hooks.guards.prove import exit_code, prove_guards
     from cc_hooks.state import state_dir
 
+    from cc_hooks.guards.environment import resolve_environment
+
     progress = None if args.json else (lambda text: print(text, file=sys.stderr, flush=True))
+    environment = resolve_environment(root)
+    if guards and not args.json:
+        print(f"guards run in {environment.label}")
     proofs = prove_guards(root, guards, trusted, timeout=args.timeout, progress=progress)
     code = exit_code(proofs)
     if args.json:
-        print(json.dumps({"proofs": [p.to_dict() for p in proofs], "exit": code}, indent=2, ensure_ascii=False))
+        print(json.dumps({"proofs": [p.to_dict() for p in proofs], "environment": environment.label, "exit": code},
+                         indent=2, ensure_ascii=False))
         return code
     for proof in proofs:
         print(f"{proof.verdict:<16} {proof.guard}  ({proof.ref or 'no guard'}) — {proof.reason}")

@@ -44,6 +44,8 @@ EXAMPLES = {
         'argv = ["python", "-m", "pytest", "-q", "tests/test_calc.py::test_add"]',
         "timeout = 60.0",
         'symptom = "add(2, 3) returns -1"',
+        "Guards run in the project's .venv (or venv), else with python3 on PATH. To choose, set in [guards]",
+        '(then `cc-hooks trust`): python = ".venv-test/bin/python"  or  command = ["uv", "run"]',
     ],
 }
 
@@ -441,6 +443,11 @@ def render_config(config) -> str:
     ]
     for name, field in type(config).model_fields.items():
         value = getattr(config, name)
+        if name == "guard_runner":  # bare keys of [guards]: written with the guards' example, when set
+            runner = value.model_dump(mode="json", exclude_none=True)
+            if runner:
+                out += ["", "[guards]", tomli_w.dumps(runner).rstrip("\n")]
+            continue
         out.append("")
         if isinstance(value, BaseModel):
             comment = SECTION_COMMENTS.get(name) or (type(value).__doc__ or "").strip()

@@ -38,7 +38,7 @@ def run(args) -> int:
         raise CliError(str(exc), 2) from exc
     table = trust.command_table(config)
     state = trust.status(root, config)
-    if args.show and not table["probes"] and not table["guards"]:
+    if args.show and not any(table.values()):
         print(f"{root}: .cc-hooks.toml declares no probes or guards; there is nothing to trust (nothing runs)")
         return 0
     if args.show:
@@ -46,12 +46,14 @@ def run(args) -> int:
         verdict = "trusted" if state.trusted else state.reason
         print(f"{root}: sha256 {state.digest[:16]}… {verdict}")
         return 0 if state.trusted else 1
-    if not table["probes"] and not table["guards"]:
+    if not any(table.values()):
         print(f"{root}: .cc-hooks.toml defines no probes or guards; trusting the empty table")
     else:
         for kind in ("probes", "guards"):
             for name, entry in table[kind].items():
                 print(f"{kind[:-1]} {name}: {' '.join(entry['argv'])}")
+        for key, value in table.get("guard_runner", {}).items():
+            print(f"guards run with {key}: {' '.join(value) if isinstance(value, list) else value}")
     try:
         state = trust.trust(root, config)
     except trust.TrustStoreError as exc:
