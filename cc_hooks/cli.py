@@ -77,6 +77,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
 
+PROJECT_HELP = "the project: any directory in its git work tree (default: the current directory)"
+
+
 class CliError(Exception):
     """An error a person can act on; printed as one line, exit non-zero."""
 

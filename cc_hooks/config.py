@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any, Literal, Optional
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 CONFIG_NAME = ".cc-hooks.toml"
 DEFAULT_FIX_SUBJECT = r"^(fix|bugfix|hotfix)(\([^)]*\))?!?(:|\s|$)"
@@ -92,12 +92,47 @@ class GuardConfig(_Section):
     symptom: Optional[str] = None
 
 
+class GuardRunnerConfig(_Section):
+    """Which environment runs the guards: written as bare keys of the `[guards]` table, beside the
+    `[guards.NAME]` tables. Without them a guard runs in the project's `.venv` (or `venv`), else
+    with `python3` on PATH. Either key makes every guard wait for `cc-hooks trust`."""
+
+    python: Optional[str] = Field(
+        default=None,
+        description="The Python that runs pytest guards and `python` scripts: a path relative to the repository "
+        "root (`.venv-test/bin/python`), an absolute path, or a program on PATH.",
+    )
+    command: Optional[list[str]] = Field(
+        default=None,
+        description="A command prefix every guard runs under, such as `[\"uv\", \"run\"]` or `[\"poetry\", \"run\"]`: "
+        "a pytest guard runs as `<command> python -m pytest <id>`. Wins over `python`.",
+    )
+
+
+GUARD_RUNNER_KEYS = ("python", "command")
+
+
 class Config(_Section):
     record: RecordConfig = Field(default_factory=RecordConfig)
     trailers: TrailersConfig = Field(default_factory=TrailersConfig)
     hooks: HooksConfig = Field(default_factory=HooksConfig)
     probes: dict[str, ProbeConfig] = Field(default_factory=dict)
     guards: dict[str, GuardConfig] = Field(default_factory=dict)
+    guard_runner: GuardRunnerConfig = Field(default_factory=GuardRunnerConfig, json_schema_extra={"toml_table": "guards"})
+
+    @model_validator(mode="before")
+    @classmethod
+    def _lift_guard_runner(cls, data: Any) -> Any:
+        """`[guards] python = ...` and `command = [...]` are the runner's keys, not guards named so."""
+        guards = data.get("guards") if isinstance(data, dict) else None
+        if not isinstance(guards, dict) or not any(k in guards and not isinstance(guards[k], dict) for k in GUARD_RUNNER_KEYS):
+            return data
+        guards = dict(guards)
+        runner = dict(data.get("guard_runner") or {})
+        for key in GUARD_RUNNER_KEYS:
+            if key in guards and not isinstance(guards[key], dict):
+                runner[key] = guards.pop(key)
+        return {**data, "guards": guards, "guard_runner": runner}
 
 
 class ConfigError(Exception):

@@ -364,3 +364,32 @@ def write(settings: SettingsFile, new: bytes) -> Optional[Path]:
         mode = 0o666 & ~mask
     atomic_write_bytes(settings.path, new, mode=mode)
     return saved
+
+
+# --- the project scope must be committable --------------------------------------------------------
+
+PROJECT_SETTINGS = ".claude/settings.json"
+
+
+def ignore_rule(project_root: Path, rel: str = PROJECT_SETTINGS) -> Optional[str]:
+    """The .gitignore rule that hides ``rel`` from git (``"<source>:<line>: <pattern>"``), or None:
+    tracked, not ignored, or not in a git work tree. The project scope is "committed; portable":
+    an ignored settings file never reaches a clone, so its hooks wire this machine only."""
+    from cc_hooks.git import GitError, run_git
+
+    try:
+        if run_git(project_root, "ls-files", "-z", "--", rel).strip("\0"):
+            return None  # tracked: ignore rules no longer apply
+        out = run_git(project_root, "check-ignore", "-v", "-z", "--no-index", "--stdin", input=f"{rel}\0", check=False)
+    except GitError:
+        return None
+    fields = out.split("\0")
+    if len(fields) < 4 or not fields[3] or fields[2].startswith("!"):
+        return None
+    return f"{fields[0]}:{fields[1]}: {fields[2]}"
+
+
+def ignored_advice(rel: str = PROJECT_SETTINGS) -> str:
+    """What to do about an ignored project settings file, in one line."""
+    return (f"commit it anyway with `git add -f {rel}` (once tracked, ignore rules no longer apply), "
+            "or wire this machine only with `cc-hooks install --scope local`")

@@ -40,10 +40,14 @@ def repo_key(repo_root: str | os.PathLike) -> str:
 
 def command_table(config) -> dict:
     """The part of the config that trust covers, as plain data."""
-    return {
+    table = {
         "probes": {name: probe.model_dump(mode="json") for name, probe in sorted(config.probes.items())},
         "guards": {name: guard.model_dump(mode="json") for name, guard in sorted(config.guards.items())},
     }
+    runner = config.guard_runner.model_dump(mode="json", exclude_none=True) if hasattr(config, "guard_runner") else {}
+    if runner:  # `[guards] python` / `command` run every guard: trusted like a command (absent: digests unchanged)
+        table["guard_runner"] = runner
+    return table
 
 
 def table_digest(config) -> str:

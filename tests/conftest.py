@@ -102,3 +102,19 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
             for problem in problems:
                 reporter.write_line(problem, red=True)
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+# --- the README's install, once per session ------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def readme_install(tmp_path_factory):
+    """(repository, completed process, env) right after the README's `test:install` block ran verbatim in
+    a fresh repository. Pristine: a test that changes it works on ``readme_setup.copy_project``."""
+    import readme_setup
+
+    base = tmp_path_factory.mktemp("newcomer")
+    env = readme_setup.newcomer_env(base / "claude-config")
+    repo = readme_setup.fresh_repository(base / "project")
+    proc = readme_setup.run_install(repo, env)
+    return repo, proc, env

@@ -80,7 +80,10 @@ def render() -> str:
     lines = [INTRO]
     for name, field in Config.model_fields.items():
         annotation = field.annotation
-        if typing.get_origin(annotation) is dict:
+        table = (field.json_schema_extra or {}).get("toml_table") if isinstance(field.json_schema_extra, dict) else None
+        if table:
+            lines += section(table, annotation, f"Bare keys of `[{table}]`; unset by default.")
+        elif typing.get_origin(annotation) is dict:
             entry = typing.get_args(annotation)[1]
             note = f"One table per name, `[{name}.NAME]`; none by default."
             lines += section(f"{name}.NAME", entry, note)
@@ -88,7 +91,7 @@ def render() -> str:
             lines += section(name, annotation)
     import tomli_w
 
-    defaults = {k: v for k, v in Config().model_dump().items() if v != {}}
+    defaults = {k: v for k, v in Config().model_dump(exclude_none=True).items() if v != {}}
     lines += ["## The defaults, as a file", "", "```toml", tomli_w.dumps(defaults).rstrip(), "```", ""]
     return "\n".join(lines)
 

@@ -76,8 +76,11 @@ class Auditor:
     def tracked(self) -> list[str]:
         from cc_hooks.git import run_git
 
+        from cc_hooks.deptrees import sweepable
+
         out = run_git(self.view.path, "ls-files", "-z", timeout=self.timeout)
-        return sorted(p for p in out.split("\0") if p)
+        listed = [p for p in out.split("\0") if p]
+        return sorted(sweepable(self.view.path, listed, listed=listed))  # a committed venv or node_modules is not the project
 
     @cached_property
     def symptoms(self):
@@ -123,10 +126,15 @@ class Auditor:
     @cached_property
     def local_units(self) -> list[Unit]:
         """Sections of the work tree's ignored and uncommitted text files: homes a clone lacks."""
+        from cc_hooks.deptrees import DependencyTrees
+
         units: list[Unit] = []
         root = self.view.root
+        trees = DependencyTrees(root)
         for rel, flag in [*((p, UNTRACKED_HOME) for p in _expand(root, self.view.ignored)),
                           *((p, UNCOMMITTED) for p in self.view.uncommitted)]:
+            if trees.contains(rel):
+                continue  # an installed package's docs are no home of this project's knowledge
             if rel.lower().endswith(DOC_SUFFIXES) or Path(rel).name in ("CLAUDE.md", "CLAUDE.local.md"):
                 for unit in _doc_units(rel, read_lines(root / rel), INDEX):
                     unit.flag = flag

@@ -186,9 +186,12 @@ def scan_oddities(view: Path, timeout: float = 30.0, limit: int = MAX_ODDITIES) 
     """Workaround / do-not-remove / hack comments, disabled tests, literal sleeps outside tests."""
     from cc_hooks.git import run_git
 
-    out = run_git(view, "ls-files", "-z", timeout=timeout)
+    from cc_hooks.deptrees import DependencyTrees
+
+    listed = [p for p in run_git(view, "ls-files", "-z", timeout=timeout).split("\0") if p]
+    trees = DependencyTrees(view, listed)
     found: list[Oddity] = []
-    for rel in sorted(p for p in out.split("\0") if p and is_code_path(p)):
+    for rel in sorted(p for p in listed if is_code_path(p) and not trees.contains(p)):
         lines = _code_lines(view / rel)
         test = is_test_path(rel)
         for number, line in enumerate(lines, 1):

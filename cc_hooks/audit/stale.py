@@ -21,7 +21,7 @@ def stale_claims(view: View, config, deadline, max_docs: int = MAX_DOCS) -> list
 
     The texts are HEAD's (what a stranger reads); the claims are verified against the repository
     itself. The ledgers and the questions file are history and pointers, not claims; changelogs
-    are history too.
+    are history too; a dependency tree's docs are somebody else's (``cc_hooks.deptrees``).
     """
     from cc_hooks.claims.extract import claim_from_line, extract_from_text
     from cc_hooks.claims.model import CONTRADICTED
@@ -44,8 +44,10 @@ def stale_claims(view: View, config, deadline, max_docs: int = MAX_DOCS) -> list
         for item in read.queued:
             claims.append(claim_from_line(item.text, declaration.locator, item.line or None, section="queue", date=item.date, done=item.done))
     skip = {config.record.symptoms, config.record.decisions, config.record.questions, REPORT_NAME, declaration.locator}
-    tracked = run_git(view.path, "ls-files", "-z", timeout=deadline.timeout()).split("\0")
-    docs = [p for p in tracked if p.lower().endswith(DOC_SUFFIXES) and p not in skip and not HISTORY_DOCS.search(p)]
+    from cc_hooks.deptrees import sweepable
+
+    tracked = [p for p in run_git(view.path, "ls-files", "-z", timeout=deadline.timeout()).split("\0") if p]
+    docs = [p for p in sweepable(view.path, tracked, listed=tracked) if p.lower().endswith(DOC_SUFFIXES) and p not in skip and not HISTORY_DOCS.search(p)]
     deleted = _deleted_paths(view.path, deadline.timeout())
     for rel in docs[:max_docs]:
         text = "\n".join(read_lines(view.path / rel, MAX_DOC_BYTES))

@@ -17,7 +17,9 @@ def run(ctx):
     if not report.exists:
         return failed(ID, f"{path} does not exist", [Finding(f"{path} does not exist (`cc-hooks init` creates it)", file=path)])
     if not report.questions:
-        return failed(ID, f"{path} has no questions", [Finding("no `- <question> → <pointer>` lines", file=path)])
+        return failed(ID, f"{path} has no questions", [Finding(
+            "no `- <question> → <pointer>` lines: add one per non-obvious fact, e.g. `- Where is X configured? → path`",
+            file=path)])
     unchecked = [r.reason for q in report.questions for r in q.results if not r.checked]
     if unchecked:
         return could_not_check(ID, unchecked[0])

@@ -17,15 +17,19 @@ from __future__ import annotations
 import re
 import shlex
 
-from cc_hooks.checks.result import Finding, could_not_check, verdict
+from cc_hooks.checks.result import Finding, could_not_check, passed, verdict
 from cc_hooks.checks.session_sweep import find_outcomes, is_correction, session_commits, sweep, Correction
 
 ID = "session"
+NO_SESSIONS = "no-session-transcripts"  # ctx.cache key: where `cc-hooks check` looked and found no session
 GUARD_RE = re.compile(r"(^|/)(tests?/|spec/|test_[^/]*$|[^/]*_test\.[a-z]+$|[^/]*\.(test|spec)\.[a-z]+$)")
 
 
 def run(ctx):
     if ctx.transcript_path is None:
+        if ctx.cache.get(NO_SESSIONS):
+            return passed(ID, f"no Claude Code session has run in this project yet (none in {ctx.cache[NO_SESSIONS]}): "
+                              "nothing to sweep")
         return could_not_check(ID, "no transcript to sweep (the hook passes it; by hand use --transcript)")
     try:
         found = sweep(ctx)

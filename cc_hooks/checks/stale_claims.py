@@ -1,6 +1,8 @@
 """`stale-claims`: statements HEAD contradicts (methodology §2 item 5), in the
 dashboard and in the markdown files the session touched: edited according to
-the transcript, changed since the last checkpoint, or changed in the work tree.
+the transcript, changed since the last checkpoint, or tracked and changed in the
+work tree (an untracked file the session did not write is not the session's, and
+nothing inside a dependency tree is read: ``cc_hooks.deptrees``).
 The ledgers are history (old paths and shas are expected there) and
 COLDSTART_QUESTIONS.md has its own check, so neither is swept here. The
 dashboard's queue and git claims are reported by `dashboard`."""
@@ -35,12 +37,17 @@ def run(ctx):
 
 
 def touched_docs(ctx) -> list[str]:
+    """The markdown a sweep reads: files the session edited, tracked files changed since the last
+    checkpoint or in the work tree; never an untracked file the session did not write (a venv's or
+    a package's docs), never one inside a dependency tree (``cc_hooks.deptrees``)."""
     from cc_hooks.checks.session_sweep import session_edits
+    from cc_hooks.deptrees import sweepable
 
     skip = {ctx.config.record.symptoms, ctx.config.record.decisions, ctx.config.record.questions, ctx.dashboard_path}
     paths = list(session_edits(ctx))
     if ctx.since:
         paths += ctx.git("diff", "--name-only", "-z", ctx.since, "HEAD").split("\0")
-    paths += sorted(ctx.dirty)
-    docs = [p for p in dict.fromkeys(paths) if p and p.lower().endswith(MARKDOWN) and p not in skip and (ctx.root / p).is_file()]
+    paths += sorted(path for path, status in ctx.worktree["changes"].items() if status != "??")
+    docs = [p for p in dict.fromkeys(paths) if p and p.lower().endswith(MARKDOWN) and p not in skip]
+    docs = [p for p in sweepable(ctx.root, docs) if (ctx.root / p).is_file()]
     return docs[:MAX_DOCS]

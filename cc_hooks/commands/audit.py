@@ -12,7 +12,9 @@ HELP = "Cold-start audit: can a stranger with a fresh clone answer the record's 
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("--project", metavar="DIR", default=".", help="the repository to audit (default: the current directory)")
+    from cc_hooks.cli import PROJECT_HELP
+
+    parser.add_argument("--project", metavar="DIR", default=".", help=PROJECT_HELP)
     parser.add_argument("--question", metavar="TEXT", action="append", default=[], help="also ask this question (repeatable)")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     parser.add_argument("--write-report", action="store_true", help="write the report to COLDSTART_AUDIT.md (rewritten; commit it)")

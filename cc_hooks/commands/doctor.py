@@ -9,8 +9,13 @@ DEPENDENCIES = {"pydantic": (2,), "GitPython": (3, 1), "tomli-w": (1,), "rich": 
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("--project", metavar="DIR", help="project root (default: the git work tree containing the cwd)")
+    from cc_hooks.cli import PROJECT_HELP
+
+    from cc_hooks.tables import add_plain_argument
+
+    parser.add_argument("--project", metavar="DIR", help=PROJECT_HELP)
     parser.add_argument("--json", action="store_true", help="print the findings as JSON")
+    add_plain_argument(parser)
     parser.epilog = "Exit status: 0 when healthy (warnings allowed), 1 when any check fails."
 
 
@@ -25,7 +30,7 @@ def run(args) -> int:
     if args.json:
         print(json.dumps({"project": str(root), "healthy": healthy, "checks": [f.as_dict() for f in findings]}, indent=2))
     else:
-        _print_table(root, findings, healthy)
+        _print_table(root, findings, healthy, args.plain)
     return 0 if healthy else 1
 
 
@@ -60,6 +65,7 @@ def diagnose(root) -> list:
     findings.append(config_finding)
     wiring, commands = check_wiring(root, config or Config())
     findings += wiring
+    findings += check_project_settings_committable(root)
     findings += [check_hook_runs(root, command) for command in commands]
     findings.append(check_state_dir(root))
     findings += check_records(root, config or Config())
@@ -175,6 +181,20 @@ def check_wiring(root, config):
     return findings, commands
 
 
+def check_project_settings_committable(root) -> list:
+    """The project scope is "committed; portable": an ignored .claude/settings.json never is."""
+    from cc_hooks import settings
+
+    path = settings.settings_path("project", root)
+    if not path.is_file():
+        return []
+    rule = settings.ignore_rule(root)
+    if rule is None:
+        return []
+    return [warn("settings (project) committable", f"{settings.PROJECT_SETTINGS} is ignored by git ({rule}): "
+                 "a clone of this repository gets no hooks", settings.ignored_advice())]
+
+
 def _check_event(event: str, entries: list, budget: float) -> Finding:
     from cc_hooks.settings import MAX_TIMEOUT
 
@@ -213,19 +233,15 @@ def check_hook_runs(root, command: str) -> Finding:
             ["sh", "-c", command], input=payload, capture_output=True, text=True, cwd=root, env=env, timeout=HOOK_RUN_SECONDS
         )
     except subprocess.TimeoutExpired:
-        return fail(name, f"no answer within {HOOK_RUN_SECONDS:g} s: {_short(command)}", "run the command by hand to see where it hangs")
+        return fail(name, f"no answer within {HOOK_RUN_SECONDS:g} s: {command}", "run the command by hand to see where it hangs")
     except OSError as exc:
         return fail(name, f"cannot run sh: {exc}", "install a POSIX shell")
     first = (proc.stderr.strip().splitlines() or [""])[0]
     if proc.returncode != 0:
-        return fail(name, f"exit {proc.returncode}: {first or 'no stderr'} ({_short(command)})", "cc-hooks install again, or fix the installation")
+        return fail(name, f"exit {proc.returncode}: {first or 'no stderr'} ({command})", "cc-hooks install again, or fix the installation")
     if first.startswith(NOT_INSTALLED):
         return fail(name, first, "install cc-hooks where the command looks (the project's .venv or PATH), then cc-hooks install")
-    return ok(name, _short(command))
-
-
-def _short(command: str, limit: int = 90) -> str:
-    return command if len(command) <= limit else command[: limit - 1] + "…"
+    return ok(name, command)
 
 
 # -- the repository's side -----------------------------------------------------
@@ -302,21 +318,14 @@ def check_log(root) -> Finding:
 # -- output --------------------------------------------------------------------
 
 
-def _print_table(root, findings: list, healthy: bool) -> None:
-    from rich.console import Console
-    from rich.markup import escape
-    from rich.table import Table
-
+def _print_table(root, findings: list, healthy: bool, plain=None) -> None:
     from cc_hooks.printable import printable
+    from cc_hooks.tables import Column, print_table
 
     style = {"ok": "green", "warn": "yellow", "fail": "bold red"}
-    table = Table(title=f"cc-hooks doctor: {root}", show_lines=False)
-    for column in ("check", "status", "detail", "fix"):
-        table.add_column(column, overflow="fold")
-    for f in findings:  # details quote the hook log and the repo: no escape sequence reaches the terminal
-        table.add_row(escape(printable(f.check)), f"[{style[f.status]}]{f.status}[/]", escape(printable(f.detail)),
-                      escape(printable(f.fix)))
-    console = Console()
-    console.print(table)
+    columns = [Column("check", max_width=28), Column("status"), Column("detail", wrap=True), Column("fix", wrap=True)]
+    rows = [[printable(f.check), (f.status, style[f.status]), printable(f.detail), printable(f.fix)]
+            for f in findings]  # details quote the hook log and the repo: no escape sequence reaches the terminal
     problems = sum(1 for f in findings if f.status == "fail")
-    console.print("[green]healthy[/]" if healthy else f"[bold red]{problems} problem(s)[/]")
+    print_table(f"cc-hooks doctor: {root}", columns, rows, plain=plain,
+                footer="healthy" if healthy else f"{problems} problem(s)")

@@ -19,8 +19,10 @@ TRUST_NOTE = (
 def add_arguments(parser) -> None:
     import argparse
 
+    from cc_hooks.cli import PROJECT_HELP
+
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--project", metavar="DIR", help="project root (default: the git work tree containing the cwd)")
+    common.add_argument("--project", metavar="DIR", help=PROJECT_HELP)
     common.add_argument("--json", action="store_true", help="print the result as JSON")
     sub = parser.add_subparsers(dest="action", metavar="ACTION")
     sub.add_parser("list", parents=[common], help="resolve every guard against HEAD; report those that do not resolve",
@@ -33,7 +35,8 @@ def add_arguments(parser) -> None:
         verb.add_argument("names", nargs="*", metavar="NAME|SYMPTOM",
                           help="a guard name, test id, symptom slug or words of a symptom (default: all)")
         verb.add_argument("--timeout", type=float, metavar="SECONDS", help="per-run time limit (default: the guard's own; 300 s for SYMPTOMS.md guards)")
-    parser.epilog = "Actions: list (default), run, prove. " + TRUST_NOTE
+    parser.epilog = ("Actions: list (default), run, prove. " + TRUST_NOTE + " Exit status: 0 all good, 1 a guard does not "
+                     "resolve, saw the anomaly or is not proven, 2 could not observe or an error (see each action's --help).")
 
 
 def run(args) -> int:
@@ -108,14 +111,18 @@ def list_guards(resolution, as_json: bool) -> int:
 def run_guards(root, resolution, guards: list, trusted: bool, args) -> int:
     import json
 
+    from cc_hooks.guards.environment import resolve_environment
     from cc_hooks.guards.resolve import NONE
     from cc_hooks.guards.run import ANOMALY, HEALTHY, run_guard
 
     runs = [g for g in guards if g.kind != NONE]
     gaps = [g for g in guards if g.kind == NONE]
+    environment = resolve_environment(root)
+    if runs and not args.json:
+        print(f"guards run in {environment.label}")
     outcomes = []
     for guard in runs:
-        outcome = run_guard(guard, root, trusted, timeout=args.timeout)
+        outcome = run_guard(guard, root, trusted, timeout=args.timeout, environment=environment)
         outcomes.append(outcome)
         if not args.json:
             print_outcome(guard, outcome)
@@ -123,7 +130,8 @@ def run_guards(root, resolution, guards: list, trusted: bool, args) -> int:
     code = 1 if ANOMALY in states else (0 if states == {HEALTHY} else 2)
     if args.json:
         results = [{**g.to_dict(), "outcome": o.to_dict()} for g, o in zip(runs, outcomes)]
-        print(json.dumps({"results": results, "gaps": [g.to_dict() for g in gaps], "trusted": trusted, "exit": code},
+        print(json.dumps({"results": results, "gaps": [g.to_dict() for g in gaps], "trusted": trusted,
+                          "environment": environment.label, "exit": code},
                          indent=2, ensure_ascii=False))
         return code
     for guard in gaps:
@@ -168,11 +176,17 @@ def prove(root, guards: list, trusted: bool, args) -> int:
     from cc_hooks.guards.prove import exit_code, prove_guards
     from cc_hooks.state import state_dir
 
+    from cc_hooks.guards.environment import resolve_environment
+
     progress = None if args.json else (lambda text: print(text, file=sys.stderr, flush=True))
+    environment = resolve_environment(root)
+    if guards and not args.json:
+        print(f"guards run in {environment.label}")
     proofs = prove_guards(root, guards, trusted, timeout=args.timeout, progress=progress)
     code = exit_code(proofs)
     if args.json:
-        print(json.dumps({"proofs": [p.to_dict() for p in proofs], "exit": code}, indent=2, ensure_ascii=False))
+        print(json.dumps({"proofs": [p.to_dict() for p in proofs], "environment": environment.label, "exit": code},
+                         indent=2, ensure_ascii=False))
         return code
     for proof in proofs:
         print(f"{proof.verdict:<16} {proof.guard}  ({proof.ref or 'no guard'}) — {proof.reason}")

@@ -7,7 +7,8 @@ def add_arguments(parser) -> None:
     parser.epilog = (
         "Reads exactly one JSON object from stdin and dispatches on hook_event_name "
         "(PreCompact, PostCompact, SessionStart, UserPromptSubmit; other events are ignored). "
-        "Always exits 0, except PreCompact's deliberate exit 2 under the block-manual policy."
+        "Exit status: always 0 (a failure is one line on stderr and the hook log), except PreCompact's "
+        "deliberate 2 under the block-manual policy, which blocks a manual /compact."
     )
 
 

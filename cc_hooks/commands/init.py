@@ -8,6 +8,13 @@ gitignored, the declaration would vanish from a fresh clone (the tracked-home
 rule), so the same line is echoed into the dashboard file's preamble, which the
 dashboard reader finds with ``git grep '^Dashboard:'`` once it is committed.
 Idempotent: a second run changes nothing and says so.
+
+The first hour: a virtualenv at the top of the work tree that git does not ignore
+(Python before 3.13 does not ignore its own) is added to ``.gitignore``; the commit
+hint lists every file init and ``install`` wrote that git does not have yet; an
+existing ``TODO.md``/``ROADMAP.md``-style queue is offered for migration into the
+dashboard (listed first; moved with ``--migrate``: one dashboard, not two); and the
+run ends with a first baseline, the cold-start audit, and what to do next.
 """
 
 from __future__ import annotations
@@ -39,32 +46,50 @@ EXAMPLES = {
         'argv = ["python", "-m", "pytest", "-q", "tests/test_calc.py::test_add"]',
         "timeout = 60.0",
         'symptom = "add(2, 3) returns -1"',
+        "Guards run in the project's .venv (or venv), else with python3 on PATH. To choose, set in [guards]",
+        '(then `cc-hooks trust`): python = ".venv-test/bin/python"  or  command = ["uv", "run"]',
     ],
 }
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("--project", metavar="DIR", help="a directory in the repository (default: the current directory)")
-    parser.epilog = "Exit status: 0 on success (including when nothing was missing), 1 on an error (not a git repository, unwritable file, invalid .cc-hooks.toml)."
+    from cc_hooks.cli import PROJECT_HELP
+
+    parser.add_argument("--project", metavar="DIR", help=PROJECT_HELP)
+    parser.add_argument("--migrate", action="store_true",
+                        help="move the open items of an existing TODO.md / ROADMAP.md-style queue into the dashboard's "
+                        "QUEUED section (without it, init only lists what it would move)")
+    parser.add_argument("--no-audit", action="store_true", help="skip the first baseline (the cold-start audit) at the end")
+    parser.epilog = ("Exit status: 0 on success (including when nothing was missing), 1 on an error (not a git "
+                     "repository, unwritable file, invalid .cc-hooks.toml).")
 
 
 def run(args) -> int:
     from cc_hooks.cli import CliError
+    from cc_hooks import migrate_queue
 
     root = repository_root(args.project or ".")
     try:
         actions = scaffold(root)
+        actions += migrate_queue.migrate(root, execute=args.migrate)
     except OSError as exc:
         raise CliError(f"cannot write {exc.filename}: {exc.strerror or exc}") from exc
     for action in actions:
         print(action)
-    changed = [a for a in actions if a.status in ("created", "updated")]
+    changed = [a for a in actions if a.status in ("created", "updated", "migrated")]
     if not changed:
         print("Nothing to do: the record is already scaffolded.")
-    else:
-        paths = " ".join(dict.fromkeys(a.path for a in changed if not a.ignored))
-        if paths:
-            print(f"Commit them so they are tracked: git add {paths}")
+    pending, forced = uncommitted(root, [a.path for a in changed if not a.ignored] + record_paths(root) + installed_paths(root))
+    commit = ""
+    if pending:
+        commit = f"git add {' '.join(pending)}" + (f" && git add -f {' '.join(forced)}" if forced else "")
+        print(f"Commit them so they are tracked: {commit}")
+    elif forced:
+        commit = f"git add -f {' '.join(forced)}"
+        print(f"Commit what .gitignore hides (see the warning of `cc-hooks install`): {commit}")
+    if not args.no_audit:
+        for line in baseline(root, commit):
+            print(line)
     return 0
 
 
@@ -92,13 +117,16 @@ def repository_root(directory: str):
 class Action:
     """One line of the report: what happened to which path."""
 
-    __slots__ = ("status", "path", "detail", "ignored")
+    __slots__ = ("status", "path", "detail", "ignored", "more")
 
-    def __init__(self, status: str, path: str, detail: str = "", ignored: bool = False):
-        self.status, self.path, self.detail, self.ignored = status, path, detail, ignored
+    def __init__(self, status: str, path: str, detail: str = "", ignored: bool = False, more: tuple = ()):
+        self.status, self.path, self.detail, self.ignored, self.more = status, path, detail, ignored, tuple(more)
 
     def __str__(self) -> str:
-        return f"{self.status:<8} {self.path}" + (f"  ({self.detail})" if self.detail else "")
+        from cc_hooks.printable import printable
+
+        head = f"{self.status:<8} {self.path}" + (f"  ({self.detail})" if self.detail else "")
+        return "\n".join([head, *(f"         {printable(line)}" for line in self.more)])
 
     def __repr__(self) -> str:
         return f"Action({self.status!r}, {self.path!r}, {self.detail!r})"
@@ -123,10 +151,165 @@ def scaffold(root, today: str | None = None) -> list[Action]:
         config = Config()
         _create(root, CONFIG_NAME, render_config(config))
         actions.append(Action("created", CONFIG_NAME, "the defaults, commented"))
+    actions.extend(ignore_virtualenvs(root))
+    questions = starter_questions(root, config)
     for name, rel in (("SYMPTOMS.md", config.record.symptoms), ("DECISIONS.md", config.record.decisions), ("COLDSTART_QUESTIONS.md", config.record.questions)):
-        actions.append(_scaffold_file(root, rel, template(name)))
+        actions.append(_scaffold_file(root, rel, template(name, questions=questions)))
     actions.extend(_dashboard(root, config, today))
     return actions
+
+
+def starter_questions(root, config) -> str:
+    """The first questions of a new COLDSTART_QUESTIONS.md: where the record's own parts live. They
+    are true of every repository init scaffolds, so the first audit has something to grade."""
+    from cc_hooks.record.dashboard import find_declaration
+
+    declaration, _ = find_declaration(root, config)
+    record = config.record
+    lines = []
+    if declaration.backend == "file":
+        lines.append(f"- Where are the current state and the queued work? → {declaration.locator}")
+    lines.append(f"- Where are past symptoms recorded, with their causes, fixes and guards? → {record.symptoms}")
+    lines.append(f"- Where are design decisions recorded, with the alternatives they rejected? → {record.decisions}")
+    return "\n".join(lines) + "\n"
+
+
+# --- the first hour: virtualenvs, what to commit, the baseline ------------------------------------
+
+
+def ignore_virtualenvs(root) -> list[Action]:
+    """Add every top-level virtualenv git would otherwise offer to commit to ``.gitignore``."""
+    from cc_hooks.git import GitError, run_git
+
+    venvs = sorted(p.name for p in root.iterdir() if p.is_dir() and not p.is_symlink() and (p / "pyvenv.cfg").is_file())
+    if not venvs:
+        return []
+    try:
+        tracked = {v for v in venvs if run_git(root, "ls-files", "-z", "--", v).strip("\0")}
+        hidden = {p.rstrip("/") for p in run_git(root, "check-ignore", "-z", "--no-index", "--stdin",
+                                                  input="".join(f"{v}/\0" for v in venvs), check=False).split("\0") if p}
+    except GitError:
+        return []
+    unignored = [v for v in venvs if v not in tracked and v not in hidden]
+    if not unignored:
+        return []
+    path = root / ".gitignore"
+    text = path.read_bytes().decode("utf-8", errors="surrogateescape") if path.exists() else ""
+    newline = "\r\n" if "\r\n" in text else "\n"
+    separator = "" if not text or text.endswith(newline) else newline
+    lines = "".join(f"/{v}/{newline}" for v in unignored)
+    _write(path, f"{text}{separator}# virtualenvs (added by cc-hooks init){newline}{lines}", ".gitignore")
+    names = ", ".join(f"{v}/" for v in unignored)
+    return [Action("updated" if text else "created", ".gitignore",
+                   f"now ignores {names}: a virtualenv made by Python before 3.13 does not ignore itself, and its "
+                   "packages' files would be committed and swept")]
+
+
+def record_paths(root) -> list[str]:
+    from cc_hooks.config import CONFIG_NAME, ConfigError, load_config
+
+    try:
+        config = load_config(root)
+    except ConfigError:
+        return []
+    record = config.record
+    paths = [CONFIG_NAME, record.symptoms, record.decisions, record.questions]
+    from cc_hooks.record.dashboard import find_declaration
+
+    declaration, _ = find_declaration(root, config)
+    if declaration.backend == "file":
+        paths.append(declaration.locator)
+    if declaration.source == "CLAUDE.md":
+        paths.append(declaration.file or CLAUDE_MD)
+    return paths
+
+
+def installed_paths(root) -> list[str]:
+    """Files ``cc-hooks install`` writes into the work tree that exist here: the project settings
+    (when they wire cc-hooks) and the skills and subagents of ``install --agents``."""
+    from cc_hooks import settings
+    from cc_hooks.agents_install import planned_files
+
+    found = []
+    path = settings.settings_path("project", root)
+    try:
+        if path.is_file() and any(settings.our_handlers(settings.load(path).data).values()):
+            found.append(settings.PROJECT_SETTINGS)
+    except settings.SettingsError:
+        pass
+    for target, _ in planned_files(root, "project"):
+        if target.is_file():
+            found.append(target.relative_to(root).as_posix())
+    return found
+
+
+def uncommitted(root, paths: list[str]) -> tuple[list[str], list[str]]:
+    """(paths git does not have as they are: new or changed; the ignored project settings), in order."""
+    from cc_hooks.git import GitError, run_git
+
+    paths = [p for p in dict.fromkeys(paths) if p and (root / p).exists()]
+    if not paths:
+        return [], []
+    try:
+        out = run_git(root, "status", "--porcelain=v1", "-z", "--ignored=traditional", "--untracked-files=all", "--", *paths)
+    except GitError:
+        return paths, []
+    states = {}
+    records = out.split("\0")
+    index = 0
+    while index < len(records):
+        record = records[index]
+        index += 1
+        if len(record) > 3:
+            states[record[3:]] = record[:2]
+            index += record[0] in "RC"  # a rename's source path follows
+    from cc_hooks.settings import PROJECT_SETTINGS
+
+    pending = [p for p in paths if p in states and states[p] != "!!"]
+    # Only the project settings are worth forcing past .gitignore (install warned about it); an ignored
+    # CLAUDE.md has its tracked echo, and ignored skills stay this machine's.
+    forced = [p for p in paths if states.get(p) == "!!" and p == PROJECT_SETTINGS]
+    return pending, forced
+
+
+def baseline(root, commit: str) -> list[str]:
+    """The first cold-start audit (stored, as `cc-hooks audit` would) and what to do next."""
+    from cc_hooks.audit import run_audit
+    from cc_hooks.audit.freshclone import FreshCloneError
+    from cc_hooks.config import ConfigError, load_config
+    from cc_hooks.git import GitError
+
+    steps = [f"git commit -m 'Add the cc-hooks record'" if not commit else f"{commit} && git commit -m 'Add the cc-hooks record'"]
+    try:
+        result = run_audit(root, load_config(root), [])
+    except (FreshCloneError, GitError, ConfigError) as exc:
+        lines = [f"First baseline: the cold-start audit could not run ({exc})."]
+        return lines + _next(([steps[0]] if commit else []) + ["cc-hooks audit", "cc-hooks check"])
+    try:
+        from cc_hooks.audit.result import store
+        from cc_hooks.state import state_dir
+
+        state = state_dir(root, create=True)
+        stored = f"; stored for `cc-hooks check`" if state is not None and store(result, state) else ""
+    except OSError:
+        stored = ""
+    score = result.score_line.replace("Score: ", "")
+    if commit:
+        return [f"First baseline: the cold-start audit graded {score}{stored}. It reads HEAD, as a fresh clone "
+                "would, and HEAD does not have the record yet."] + _next(
+            [steps[0], "cc-hooks audit    (the same questions, against the commit)", "cc-hooks check    (the compaction checklist)"])
+    if result.all_pass:
+        return [f"First baseline: the cold-start audit graded {score}{stored}."] + _next(
+            ["cc-hooks check    (the compaction checklist)",
+             f"add a question to {load_config(root).record.questions} for each non-obvious fact you learn"])
+    gaps = [g for g in result.graded if g.grade != "PASS"][:3]
+    lines = [f"First baseline: the cold-start audit graded {score}{stored}."]
+    lines += [f"  {g.grade}: {g.question.text} — {g.remediation}".rstrip(" —") for g in gaps]
+    return lines + _next(["fix what the audit lists, commit, then: cc-hooks audit", "cc-hooks check"])
+
+
+def _next(steps: list[str]) -> list[str]:
+    return ["Next:"] + [f"  {number}. {step}" for number, step in enumerate(steps, 1)]
 
 
 def _scaffold_file(root, rel: str, text: str) -> Action:
@@ -262,6 +445,11 @@ def render_config(config) -> str:
     ]
     for name, field in type(config).model_fields.items():
         value = getattr(config, name)
+        if name == "guard_runner":  # bare keys of [guards]: written with the guards' example, when set
+            runner = value.model_dump(mode="json", exclude_none=True)
+            if runner:
+                out += ["", "[guards]", tomli_w.dumps(runner).rstrip("\n")]
+            continue
         out.append("")
         if isinstance(value, BaseModel):
             comment = SECTION_COMMENTS.get(name) or (type(value).__doc__ or "").strip()

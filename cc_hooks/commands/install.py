@@ -12,8 +12,10 @@ SCOPE_HELP = (
 
 
 def add_arguments(parser) -> None:
+    from cc_hooks.cli import PROJECT_HELP
+
     parser.add_argument("--scope", choices=("project", "local", "user"), default="project", help=SCOPE_HELP)
-    parser.add_argument("--project", metavar="DIR", help="project root (default: the git work tree containing the cwd)")
+    parser.add_argument("--project", metavar="DIR", help=PROJECT_HELP)
     parser.add_argument("--dry-run", action="store_true", help="show the plan and the diff; write nothing")
     parser.add_argument(
         "--git-hooks",
@@ -28,10 +30,14 @@ def add_arguments(parser) -> None:
         help="also install the method's skills (semantic-compactor, rehydrate) and subagents "
         "(regression-triage, cold-start-auditor) into .claude/",
     )
+    parser.epilog = ("Exit status: 0 wired, or already wired (a warning, such as an ignored .claude/settings.json, "
+                     "does not change it); 1 an error: an invalid or unwritable settings file, a commit-msg hook "
+                     "that cannot be installed, --strict without --git-hooks.")
 
 
 def project_root(option):
-    """``--project DIR`` as given, else the work tree containing the cwd, else the cwd."""
+    """The top of the work tree containing ``--project DIR`` (else the cwd); the directory itself
+    when it is in no work tree."""
     from pathlib import Path
 
     from cc_hooks.cli import CliError
@@ -41,7 +47,7 @@ def project_root(option):
         root = Path(option).expanduser().absolute()
         if not root.is_dir():
             raise CliError(f"--project {option}: not a directory")
-        return root
+        return work_tree_root(root) or root
     cwd = Path.cwd()
     return work_tree_root(cwd) or cwd
 
@@ -89,6 +95,11 @@ def run(args) -> int:
     for event in settings.EVENTS:
         print(f"{event}: {status[event]}")
     print(apply(file, new_data, args.dry_run))
+    if args.scope == "project":
+        rule = settings.ignore_rule(root)
+        if rule:
+            print(f"warning: {settings.PROJECT_SETTINGS} is ignored by git ({rule}), so the project scope cannot be "
+                  f"committed and a clone gets no hooks; {settings.ignored_advice()}")
     if args.git_hooks:
         print(git_hook_outcome(root, "install", args.dry_run, strict=args.strict))
     if args.agents:

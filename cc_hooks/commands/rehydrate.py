@@ -8,7 +8,9 @@ SECONDS = 30.0
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("--project", metavar="DIR", help="project root (default: the git work tree containing the cwd)")
+    from cc_hooks.cli import PROJECT_HELP
+
+    parser.add_argument("--project", metavar="DIR", help=PROJECT_HELP)
     parser.add_argument("--transcript", metavar="PATH", help="also audit the last compaction summary in this transcript (.jsonl)")
     parser.add_argument("--json", action="store_true", help="every claim with kind, verdict, evidence and source line, as JSON")
     parser.add_argument("--budget", type=int, metavar="CHARS", help="report size (default: hooks.budget_chars; unlimited with --json)")

@@ -10,7 +10,16 @@ from pathlib import Path
 HELP = "Show what session transcripts hold; archive what the CLI no longer needs (restore, verify)."
 
 
+EXIT_STATUS = {
+    "stats": "Exit status: 0 shown, 1 no transcript found, 2 a usage error.",
+    "archive": "Exit status: 0 done (a dry run included), 1 a transcript failed or a named one is live, 2 a usage error.",
+    "restore": "Exit status: 0 done (a dry run included), 1 a transcript failed or a named one is live, 2 a usage error.",
+    "verify": "Exit status: 0 every archive and live transcript checks out, 1 any does not, 2 a usage error.",
+}
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.epilog = "Exit status: 0 done, 1 a transcript failed (or none was found), 2 a usage error; see each action's --help."
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     specs = {
         "stats": "Size, compactions, bytes before the last boundary and what they are, per session and project.",
@@ -19,7 +28,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "verify": "Check archives against their manifests and the live transcripts against the cut.",
     }
     for name, text in specs.items():
-        p = sub.add_parser(name, help=text, description=text)
+        p = sub.add_parser(name, help=text, description=text, epilog=EXIT_STATUS[name])
         p.add_argument("paths", nargs="*", metavar="PATH", help="session transcripts (.jsonl)")
         p.add_argument("--project", metavar="DIR", help="the sessions started in this directory")
         p.add_argument("--all", action="store_true", help="every project under $CLAUDE_CONFIG_DIR/projects")
@@ -27,6 +36,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         if name != "verify":
             p.add_argument("--min-idle", type=float, default=30.0, metavar="MINUTES",
                            help="a session written within this many minutes is live and left alone (default 30)")
+        if name == "stats":
+            from cc_hooks.tables import add_plain_argument
+
+            add_plain_argument(p)
         if name in ("archive", "restore"):
             p.add_argument("--execute", action="store_true", help="really do it (default: show what would happen)")
         if name != "stats":
@@ -117,36 +130,51 @@ def _stats(args, paths: list[Path]) -> int:
             "total": vars(total),
         }, indent=1))
         return 0
-    _print_stats(items, projects, total)
+    _print_stats(items, projects, total, getattr(args, "plain", None))
     return 0
 
 
-def _print_stats(items, projects, total) -> None:
-    from rich.table import Table
+STATS_COLUMNS = (  # (name, keep): on a narrow terminal the per-kind byte counts go first
+    ("session", 100), ("size", 100), ("compactions", 60), ("before last boundary", 40), ("still needed", 30),
+    ("archivable", 90), ("snapshots", 10), ("progress", 11), ("tool results", 12), ("thinking", 13), ("age", 80),
+    ("live", 95),
+)
 
+
+def _short_session(text: str) -> str:
+    """``<project>/<session id>`` as a terminal shows it: the id's first 8 characters are enough."""
+    project, slash, session = text.rpartition("/")
+    return f"{project}/{session[:8]}" if slash and len(session) == 36 else text
+
+
+def _print_stats(items, projects, total, plain=None) -> None:
+    from cc_hooks.printable import printable
+    from cc_hooks.tables import Column, print_table
     from cc_hooks.transcript.stats import human_age, human_bytes as hb
 
-    table = Table(title="Session transcripts", show_lines=False)
-    for column in ("session", "size", "compactions", "before last boundary", "still needed", "archivable",
-                   "snapshots", "progress", "tool results", "thinking", "age", "live"):
-        table.add_column(column, justify="left" if column in ("session", "live") else "right")
+    columns = [Column("session" if name == "session" else ("comp." if name == "compactions" else name), keep,
+                      max_width=26 if name == "session" else None, ellipsis_start=name == "session",
+                      short=_short_session if name == "session" else None,
+                      justify="left" if name in ("session", "live") else "right")
+               for name, keep in STATS_COLUMNS]
+    rows = []
     for item in items:
         c = item.categories
-        table.add_row(
-            f"{item.project[-28:]}/{Path(item.path).stem[:8]}", hb(item.size), str(item.compactions),
+        rows.append([
+            printable(f"{item.project}/{Path(item.path).stem}"), hb(item.size), str(item.compactions),
             hb(item.before_boundary), hb(item.needed_before_boundary), hb(item.archivable),
             hb(c["file-history-snapshot"]), hb(c["progress"]), hb(c["tool_results"]), hb(c["thinking"]),
             human_age(item.age_seconds), "yes" if item.live else "",
-        )
+        ])
     for name, t in sorted(projects.items()):
-        table.add_row(f"[bold]{name[-28:]}[/] ({t.sessions})", hb(t.size), str(t.compactions), hb(t.before_boundary),
-                      hb(t.needed_before_boundary), hb(t.archivable), "", "", "", "", "", str(t.live or ""),
-                      style="dim")
-    table.add_row("[bold]total[/]", hb(total.size), str(total.compactions), hb(total.before_boundary),
-                  hb(total.needed_before_boundary), hb(total.archivable), hb(total.categories["file-history-snapshot"]),
-                  hb(total.categories["progress"]), hb(total.categories["tool_results"]),
-                  hb(total.categories["thinking"]), "", str(total.live or ""))
-    _console().print(table)
+        rows.append([(printable(f"{name} ({t.sessions} sessions)"), "dim"), hb(t.size), str(t.compactions),
+                     hb(t.before_boundary), hb(t.needed_before_boundary), hb(t.archivable), "", "", "", "", "",
+                     str(t.live or "")])
+    rows.append([("total", "bold"), hb(total.size), str(total.compactions), hb(total.before_boundary),
+                 hb(total.needed_before_boundary), hb(total.archivable), hb(total.categories["file-history-snapshot"]),
+                 hb(total.categories["progress"]), hb(total.categories["tool_results"]),
+                 hb(total.categories["thinking"]), "", str(total.live or "")])
+    print_table("Session transcripts", columns, rows, plain=plain)
 
 
 def _archive_actions(args, paths: list[Path]) -> int:

@@ -42,9 +42,13 @@ _NON_WORD_RE = re.compile(r"[^\w]+")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from cc_hooks.cli import PROJECT_HELP
+
     parser.add_argument("symptom", nargs="+", metavar="SYMPTOM", help="the symptom, in 2-4 phrasings an observer would use (quote each)")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
-    parser.add_argument("--project", metavar="DIR", default=".", help="the repository to search (default: the current directory)")
+    parser.add_argument("--project", metavar="DIR", default=".", help=PROJECT_HELP)
+    parser.epilog = ("Exit status: 0 whenever the search ran, whatever the verdict (KNOWN, KNOWN-BUT-FIX-INTACT, NOVEL); "
+                     "2 when it could not (not a git repository, git failing).")
 
 
 def run(args) -> int:

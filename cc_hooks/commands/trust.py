@@ -6,10 +6,14 @@ HELP = "Trust this repository's probe and guard commands (.cc-hooks.toml) so hoo
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("--project", metavar="DIR", help="project root (default: the git work tree containing the cwd)")
+    from cc_hooks.cli import PROJECT_HELP
+
+    parser.add_argument("--project", metavar="DIR", help=PROJECT_HELP)
     action = parser.add_mutually_exclusive_group()
     action.add_argument("--show", action="store_true", help="show the probe and guard table and whether it is trusted; change nothing")
     action.add_argument("--revoke", action="store_true", help="forget the trust for this repository")
+    parser.epilog = ("Exit status: 0 trusted, revoked, or (with --show) trusted or nothing to trust; 1 with --show, "
+                     "not trusted; 2 an invalid .cc-hooks.toml or an unreadable trust store.")
 
 
 def run(args) -> int:
@@ -34,17 +38,22 @@ def run(args) -> int:
         raise CliError(str(exc), 2) from exc
     table = trust.command_table(config)
     state = trust.status(root, config)
+    if args.show and not any(table.values()):
+        print(f"{root}: .cc-hooks.toml declares no probes or guards; there is nothing to trust (nothing runs)")
+        return 0
     if args.show:
         print(json.dumps(table, indent=2, sort_keys=True))
         verdict = "trusted" if state.trusted else state.reason
         print(f"{root}: sha256 {state.digest[:16]}… {verdict}")
         return 0 if state.trusted else 1
-    if not table["probes"] and not table["guards"]:
+    if not any(table.values()):
         print(f"{root}: .cc-hooks.toml defines no probes or guards; trusting the empty table")
     else:
         for kind in ("probes", "guards"):
             for name, entry in table[kind].items():
                 print(f"{kind[:-1]} {name}: {' '.join(entry['argv'])}")
+        for key, value in table.get("guard_runner", {}).items():
+            print(f"guards run with {key}: {' '.join(value) if isinstance(value, list) else value}")
     try:
         state = trust.trust(root, config)
     except trust.TrustStoreError as exc:

@@ -6,15 +6,19 @@ HELP = "Remove cc-hooks' hook entries from Claude Code's settings (foreign hooks
 
 
 def add_arguments(parser) -> None:
+    from cc_hooks.cli import PROJECT_HELP
+
     from cc_hooks.commands.install import SCOPE_HELP
 
     parser.add_argument("--scope", choices=("project", "local", "user"), default="project", help=SCOPE_HELP)
-    parser.add_argument("--project", metavar="DIR", help="project root (default: the git work tree containing the cwd)")
+    parser.add_argument("--project", metavar="DIR", help=PROJECT_HELP)
     parser.add_argument("--dry-run", action="store_true", help="show the plan and the diff; write nothing")
     parser.add_argument(
         "--git-hooks", action="store_true", help="also remove cc-hooks' commit-msg git hook (a chained one is put back)"
     )
     parser.add_argument("--agents", action="store_true", help="also remove the skills and subagents nobody edited")
+    parser.epilog = ("Exit status: 0 removed, or nothing to remove; 1 an error: an invalid or unwritable settings file, "
+                     "a commit-msg hook that cannot be removed.")
 
 
 def run(args) -> int:

@@ -86,9 +86,14 @@ def prove_guards(
         if store:  # as each one is made: an interrupted run keeps what it proved
             store_proof(root, proof)
 
+    from cc_hooks.guards.environment import resolve_environment
+
+    environment = resolve_environment(root)  # the user's tree's: the throwaway worktree has no virtualenv
     targets = []
     for guard in guards:
         reason = "no commits yet" if head_sha is None else why_unprovable(guard, trusted)
+        if not reason and environment.configured and not trusted:
+            reason = f"not trusted: guards run with {environment.label}, which runs only after `cc-hooks trust`"
         if reason:
             record(guard, _proof(guard, UNPROVABLE, reason, head_sha))
         else:
@@ -98,7 +103,7 @@ def prove_guards(
             for guard in targets:
                 if progress:
                     progress(f"proving {guard.name} ({guard.ref})")
-                record(guard, prove_one(worktree, guard, head_sha, timeout))
+                record(guard, prove_one(worktree, guard, head_sha, timeout, environment))
     return [proofs[id(g)] for g in guards]
 
 
@@ -114,11 +119,11 @@ def why_unprovable(guard: Guard, trusted: bool) -> str:
     return ""
 
 
-def prove_one(worktree: Path, guard: Guard, head_sha: str, timeout: Optional[float]) -> Proof:
+def prove_one(worktree: Path, guard: Guard, head_sha: str, timeout: Optional[float], environment=None) -> Proof:
     started = time.monotonic()
     reset(worktree)
     env = guard_env(python_path(worktree))
-    on_head = run_guard(guard, worktree, trusted=True, env=env, timeout=timeout)
+    on_head = run_guard(guard, worktree, trusted=True, env=env, timeout=timeout, environment=environment)
 
     def done(verdict: str, reason: str, stripped: Optional[Outcome] = None) -> Proof:
         proof = _proof(guard, verdict, reason, head_sha, on_head, stripped)
@@ -132,7 +137,7 @@ def prove_one(worktree: Path, guard: Guard, head_sha: str, timeout: Optional[flo
     problem = strip_fix(worktree, guard)
     if problem:
         return done(UNPROVABLE, problem)
-    stripped = run_guard(guard, worktree, trusted=True, env=env, timeout=timeout)
+    stripped = run_guard(guard, worktree, trusted=True, env=env, timeout=timeout, environment=environment)
     if stripped.state == ANOMALY:
         return done(PROVEN, "healthy on HEAD, anomaly with the fix reverted", stripped)
     if stripped.state == HEALTHY:

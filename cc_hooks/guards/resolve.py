@@ -6,7 +6,7 @@ Every SYMPTOMS.md cause carries a **Guard** field. Its forms:
   a leading ``pytest`` / ``python -m pytest`` is accepted; no other arguments;
 - a tracked script with arguments: ``scripts/check.sh --frames 10``, or one
   behind an interpreter (``python scripts/check.py``; ``python``/``python3``
-  run as the interpreter cc-hooks runs under);
+  run as the project's Python: ``cc_hooks.guards.environment``);
 - the name of a guard declared in ``.cc-hooks.toml`` (``[guards.NAME]``);
 - ``none — <gap>``: explicitly no guard, and why.
 
@@ -169,7 +169,7 @@ def declared_guards(path: str, text: Optional[str], config, state: Optional[Path
 
     configured = json.dumps({name: declared.model_dump(mode="json") for name, declared in config.guards.items()},
                             sort_keys=True)
-    stored = remember(state, "guards", [path, "\0" if text is None else "\1" + text, configured, sys.executable],
+    stored = remember(state, "guards", [path, "\0" if text is None else "\1" + text, configured, sys.executable, "argv: the project's python"],
                       lambda: _compact(_declared_guards(path, text, config)))
     return _expand(stored)
 
@@ -302,8 +302,6 @@ def classify(ref: str, config) -> Guard:
     argv = list(tokens)
     if argv[0] == script and "/" not in script:
         argv[0] = f"./{script}"  # run the repo's file, not a program of that name on PATH
-    if argv[0] in PYTHONS:
-        argv[0] = sys.executable
     return Guard(ref, SCRIPT, ref, "", argv=argv, pointer=script, paths=[posixpath.normpath(script)])
 
 
@@ -316,7 +314,8 @@ def drop_pytest_prefix(tokens: list[str]) -> tuple[list[str], bool]:
 
 
 def pytest_argv(test_id: str) -> list[str]:
-    return [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", test_id]
+    """``python`` is the project's Python, chosen when the guard runs (``guards.environment``)."""
+    return ["python", "-m", "pytest", "-q", "-p", "no:cacheprovider", test_id]
 
 
 def configured_guard(name: str, declared, path: str, entries) -> Guard:

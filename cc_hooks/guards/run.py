@@ -6,11 +6,14 @@ configured command is "could not observe" too: never a pass. Guards run
 without a shell, in their own process group (so a timeout or an interrupt
 takes their children down with them), with stdin closed.
 
-A pytest id runs as ``sys.executable -m pytest -q -p no:cacheprovider <id>``
-in the repo root; pytest's codes map to the same states: 0 → 0; 1 → 1, unless
-the summary counts errors and no failures (a fixture broke before anything
-was observed) → 2; anything else (2 interrupted or collection error,
-3 internal error, 4 usage error, 5 nothing collected) → 2.
+A pytest id runs as ``python -m pytest -q -p no:cacheprovider <id>`` in the
+repo root, with the project's Python (``cc_hooks.guards.environment``: a
+configured command or interpreter, the project's ``.venv``, ``python3`` on
+PATH), and every outcome says which; pytest's codes map to the same states:
+0 → 0; 1 → 1, unless the summary counts errors and no failures (a fixture broke
+before anything was observed) or that Python has no pytest → 2; anything else
+(2 interrupted or collection error, 3 internal error, 4 usage error, 5 nothing
+collected) → 2.
 """
 
 from __future__ import annotations
@@ -19,11 +22,11 @@ import os
 import re
 import signal
 import subprocess
-import sys
 import time
 from dataclasses import asdict, dataclass
 from typing import Optional
 
+from cc_hooks.guards.environment import Environment, resolve_environment
 from cc_hooks.guards.resolve import PYTEST, Guard
 
 HEALTHY, ANOMALY, UNOBSERVED = 0, 1, 2
@@ -33,6 +36,7 @@ PYTEST_CODES = {2: "pytest was interrupted or could not collect the test", 3: "p
                 4: "pytest usage error (no such test?)", 5: "pytest collected no test"}
 _FAILED_RE = re.compile(r"\b(\d+) failed\b")
 _ERRORS_RE = re.compile(r"\b(\d+) errors?\b")
+_NO_PYTEST_RE = re.compile(r"No module named pytest\b|No module named '?pytest'?$", re.MULTILINE)
 
 
 @dataclass
@@ -43,6 +47,7 @@ class Outcome:
     returncode: Optional[int] = None  # the process's own code (None: never ran / timed out)
     seconds: float = 0.0
     output: str = ""  # the tail of stdout+stderr
+    environment: str = ""  # which environment ran it (Environment.label)
 
     @property
     def state_name(self) -> str:
@@ -55,20 +60,30 @@ class Outcome:
 
 
 def run_guard(guard: Guard, cwd: str | os.PathLike, trusted: bool, env: Optional[dict] = None,
-              timeout: Optional[float] = None) -> Outcome:
-    """Run ``guard`` in ``cwd``; ``trusted`` says whether the repo's guard table is trusted."""
+              timeout: Optional[float] = None, environment: Optional[Environment] = None) -> Outcome:
+    """Run ``guard`` in ``cwd``; ``trusted`` says whether the repo's guard table is trusted;
+    ``environment`` which Python runs it (default: the one of the project at ``cwd``)."""
     if not guard.runnable:
         return Outcome(guard.name, UNOBSERVED, guard.problem or f"no guard ({guard.gap or 'none recorded'})")
+    environment = environment or resolve_environment(cwd)
+    label = environment.label
     if guard.needs_trust and not trusted:
-        return Outcome(guard.name, UNOBSERVED, "not trusted: the guard table of .cc-hooks.toml is not trusted (`cc-hooks trust`)")
-    if guard.kind == PYTEST and not pytest_available():
-        return Outcome(guard.name, UNOBSERVED, f"pytest is not installed for {sys.executable}")
+        return Outcome(guard.name, UNOBSERVED, "not trusted: the guard table of .cc-hooks.toml is not trusted (`cc-hooks trust`)",
+                       environment=label)
+    if environment.configured and not trusted:
+        return Outcome(guard.name, UNOBSERVED, f"not trusted: guards run with {label}, which runs only after `cc-hooks trust`",
+                       environment=label)
+    if environment.problem:
+        return Outcome(guard.name, UNOBSERVED, environment.problem, environment=label)
     limit = timeout if timeout is not None else guard.timeout
-    code, output, seconds, error = execute(guard.argv, cwd, limit, env)
+    argv = environment.argv(guard.argv)
+    code, output, seconds, error = execute(argv, cwd, limit, environment.env(env if env is not None else guard_env()))
     if error:
-        return Outcome(guard.name, UNOBSERVED, error, code, seconds, output)
+        return Outcome(guard.name, UNOBSERVED, error, code, seconds, output, label)
+    if guard.kind == PYTEST and code == 1 and _NO_PYTEST_RE.search(output[:2000]):
+        return Outcome(guard.name, UNOBSERVED, f"pytest is not installed in {label}", code, seconds, output, label)
     state, reason = interpret(guard, code, output)
-    return Outcome(guard.name, state, reason, code, seconds, output)
+    return Outcome(guard.name, state, reason, code, seconds, output, label)
 
 
 def interpret(guard: Guard, code: int, output: str) -> tuple[int, str]:
@@ -95,12 +110,6 @@ def _count(pattern: re.Pattern, output: str) -> int:
     lines = [line for line in output.splitlines() if line.strip()]
     summary = lines[-1] if lines else ""
     return sum(int(m.group(1)) for m in pattern.finditer(summary))
-
-
-def pytest_available() -> bool:
-    import importlib.util
-
-    return importlib.util.find_spec("pytest") is not None
 
 
 def guard_env(extra_path: tuple[str, ...] = ()) -> dict:

@@ -98,6 +98,7 @@ def calc_repo(_template, tmp_path, monkeypatch) -> Path:
     Its tests need no pytest plugin, and autoloading this venv's (hypothesis: ~1-2 s
     of imports per run) would dominate every guard run; children inherit this."""
     monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
+    python3_on_path(tmp_path / "bin", monkeypatch)
     repo = tmp_path / "repo"
     shutil.copytree(_template[0], repo, symlinks=True)
     return repo
@@ -140,3 +141,14 @@ def snapshot(repo: Path) -> dict:
         "worktrees": git(repo, "worktree", "list", "--porcelain"),
         "files": files,
     }
+
+
+def python3_on_path(directory: Path, monkeypatch, target: str = sys.executable) -> Path:
+    """A ``python3`` first on PATH that runs ``target`` (this suite's Python, which has pytest): guards
+    fall back to python3 on PATH, and the machine's may have no pytest."""
+    directory.mkdir(parents=True, exist_ok=True)
+    shim = directory / "python3"
+    shim.write_text(f'#!/bin/sh\nexec "{target}" "$@"\n', encoding="utf-8")
+    shim.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{directory}{os.pathsep}{os.environ.get('PATH', '')}")
+    return shim

@@ -38,7 +38,7 @@ def test_the_three_recorded_guards_resolve_with_their_record(calc_repo, fix_shas
     assert lines[add.record.symptom_line - 1] == f"## Symptom: {ADD_SYMPTOM}"
     assert add.fixes == [fix_shas["add"][:12]]
     assert add.name.startswith("cause-1-add-subtracted")
-    assert add.argv == [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_add.py::test_add"]
+    assert add.argv == ["python", "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_add.py::test_add"]
     mul = by_observable(resolution, "mul")[0]
     assert mul.ref == "tests/test_mul.py::TestMul::test_returns_an_int"  # the code span, not the prose after it
     assert len({g.name for g in resolution.guards}) == 3
@@ -99,7 +99,7 @@ def test_scripts_resolve_when_tracked_and_run_the_repo_file(calc_repo):
                  extra={"scripts/check_render.sh": "#!/bin/sh\nexit 0\n", "scripts/probe.py": "print('ok')\n"})
     first, second = by_observable(resolve_guards(calc_repo), "render")
     assert (first.kind, first.problem, first.argv) == (SCRIPT, None, ["scripts/check_render.sh", "--frames", "3"])
-    assert second.argv == [sys.executable, "scripts/probe.py"] and second.problem is None
+    assert second.argv == ["python", "scripts/probe.py"] and second.problem is None
     assert second.name == first.name + "-2"
     assert classify("check.sh", load_config(calc_repo)).argv == ["./check.sh"]  # never a program found on PATH
     git(calc_repo, "rm", "-q", "scripts/probe.py")

@@ -69,8 +69,11 @@ def test_a_freshly_scaffolded_record_passes_the_validators(git_repo, capsys):
     from cc_hooks.record.questions import parse_questions
 
     read = parse_dashboard((git_repo / "next_steps.md").read_bytes())
-    assert read.findings == [] and read.state is not None and read.state.resume_point
-    assert parse_questions((git_repo / "COLDSTART_QUESTIONS.md").read_text(encoding="utf-8")) == ([], [])
+    # Nothing is in flight yet: no placeholder resume point for rehydrate to report as a claim.
+    assert [f.rule for f in read.findings] == ["dashboard-no-resume-point"] and read.state is not None
+    assert read.state.resume_point is None and read.state.claims == []
+    questions, findings = parse_questions((git_repo / "COLDSTART_QUESTIONS.md").read_text(encoding="utf-8"))
+    assert findings == [] and [q.pointers for q in questions] == [["next_steps.md"], ["SYMPTOMS.md"], ["DECISIONS.md"]]
 
 
 def test_claude_md_without_a_declaration_gets_one_appended(git_repo, capsys):

@@ -1,0 +1,90 @@
+"""Dependency trees: directories of installed third-party code that no sweep reads.
+
+A virtualenv made by Python before 3.13 does not ignore itself, and ``node_modules`` is often
+unignored in a young repository: their markdown is somebody else's documentation, and every
+"claim" in it is about somebody else's repository. The sweeps (stale-claims, the audit's scans,
+triage) skip every path under such a directory, tracked or not.
+
+A directory is a dependency tree when
+
+- its name says so: ``node_modules``, ``bower_components``, ``jspm_packages``, ``site-packages``,
+  ``dist-packages``, ``__pypackages__``, ``.tox``, ``.nox``, ``.eggs``, ``.pixi``, or a name
+  starting with ``.venv`` (``.venv``, ``.venv-3.11``);
+- it holds a ``pyvenv.cfg`` (any virtualenv, whatever its name) or a ``conda-meta`` directory
+  (a conda environment);
+- it is ``vendor/bundle`` (Bundler's install path), or a ``vendor`` holding Go's ``modules.txt``
+  or Composer's ``autoload.php``.
+
+Cargo's and Maven's ``target/`` are build output, not dependency trees; ignore them in
+``.gitignore`` as usual.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Iterable, Optional
+
+NAMES = frozenset({
+    "node_modules", "bower_components", "jspm_packages", "site-packages", "dist-packages", "__pypackages__",
+    ".tox", ".nox", ".eggs", ".pixi",
+})
+VENV_PREFIX = ".venv"
+ENV_MARKERS = ("pyvenv.cfg", "conda-meta")
+VENDOR_MARKERS = ("modules.txt", "autoload.php")
+
+
+def named_dependency_dir(name: str) -> bool:
+    """True when a directory of this name is a dependency tree whatever it holds."""
+    return name in NAMES or name.startswith(VENV_PREFIX)
+
+
+class DependencyTrees:
+    """Answers "is this repo-relative path inside a dependency tree?" for one directory tree.
+
+    ``listed`` are repo-relative paths known to exist (e.g. a fresh-clone view's tracked files):
+    a listed ``x/pyvenv.cfg`` marks ``x`` without a look at the disk. Each directory is looked at
+    once (a stat or two), however many paths lie under it.
+    """
+
+    def __init__(self, root: str | os.PathLike, listed: Iterable[str] = ()):
+        self.root = Path(root)
+        self._known: dict[str, bool] = {}
+        for path in listed:
+            directory, _, name = path.rpartition("/")
+            if directory and (name in ENV_MARKERS or (name in VENDOR_MARKERS and directory.rsplit("/", 1)[-1] == "vendor")):
+                self._known[directory] = True
+
+    def contains(self, rel: str) -> bool:
+        return self.tree_of(rel) is not None
+
+    def tree_of(self, rel: str) -> Optional[str]:
+        """The outermost dependency tree holding ``rel``, or None."""
+        parts = rel.replace("\\", "/").strip("/").split("/")[:-1]
+        for depth in range(1, len(parts) + 1):
+            directory = "/".join(parts[:depth])
+            if self._is_tree(directory, parts[depth - 1], parts[depth - 2] if depth > 1 else None):
+                return directory
+        return None
+
+    def filter(self, paths: Iterable[str]) -> list[str]:
+        """``paths`` without those inside a dependency tree, in order."""
+        return [p for p in paths if p and not self.contains(p)]
+
+    def _is_tree(self, directory: str, name: str, parent: Optional[str]) -> bool:
+        known = self._known.get(directory)
+        if known is not None:
+            return known
+        found = named_dependency_dir(name) or (parent == "vendor" and name == "bundle") or self._marked(directory, name)
+        self._known[directory] = found
+        return found
+
+    def _marked(self, directory: str, name: str) -> bool:
+        base = self.root / directory
+        markers = ENV_MARKERS + (VENDOR_MARKERS if name == "vendor" else ())
+        return any(os.path.lexists(base / marker) for marker in markers)
+
+
+def sweepable(root: str | os.PathLike, paths: Iterable[str], listed: Iterable[str] = ()) -> list[str]:
+    """``paths`` (repo-relative) a sweep may read: none inside a dependency tree."""
+    return DependencyTrees(root, listed).filter(paths)

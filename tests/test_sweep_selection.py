@@ -1,0 +1,165 @@
+"""What the sweeps read: tracked files and the files the session edited; never a dependency tree.
+
+A virtualenv made by Python before 3.13 is not ignored by itself; node_modules often is not either.
+Their markdown is somebody else's documentation and must not reach stale-claims or the audit."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from checks.conftest import build_record_repo, check  # noqa: E402
+from transcript.conftest import Synth  # noqa: E402
+
+from cc_hooks.deptrees import DependencyTrees, sweepable  # noqa: E402
+
+STALE_DOC = "# Notes\n\nThe parser lives in `src/parser.py`.\n"  # src/parser.py never existed: a stale claim
+
+
+@pytest.fixture
+def repo(tmp_path):
+    return build_record_repo(tmp_path)
+
+
+def findings(result) -> str:
+    return "\n".join(str(f) for f in result.findings)
+
+
+def venv(root: Path, rel: str) -> None:
+    (root / rel).mkdir(parents=True, exist_ok=True)
+    (root / rel / "pyvenv.cfg").write_text("home = /usr/bin\ninclude-system-site-packages = false\n")
+
+
+# --- the rule -------------------------------------------------------------------------------
+
+
+def test_dependency_trees_by_name_by_marker_and_not_otherwise(tmp_path):
+    venv(tmp_path, "env")
+    (tmp_path / "vendor").mkdir()
+    (tmp_path / "vendor" / "modules.txt").write_text("# golang.org/x/text v0.3.0\n")
+    (tmp_path / "conda" / "conda-meta").mkdir(parents=True)
+    trees = DependencyTrees(tmp_path)
+    inside = [".venv/lib/python3.11/site-packages/cc_hooks/SKILL.md", ".venv-3.11/README.md", "node_modules/x/README.md",
+              "web/node_modules/x/README.md", "env/lib/x/README.md", "lib/python3.11/site-packages/x/README.md",
+              ".tox/py311/README.md", "vendor/golang.org/x/README.md", "vendor/bundle/ruby/README.md",
+              "conda/lib/README.md", "__pypackages__/3.11/lib/x/README.md"]
+    outside = ["README.md", "docs/venv.md", "venv/README.md", "vendor.md", "src/vendor/x.md", "target/doc/x.md",
+               "docs/node_modules.md"]
+    assert [p for p in inside if not trees.contains(p)] == []
+    assert [p for p in outside if trees.contains(p)] == []
+    assert trees.tree_of(".venv/lib/x.md") == ".venv" and trees.tree_of("env/lib/x/README.md") == "env"
+
+
+def test_a_listed_pyvenv_cfg_marks_its_directory_without_the_disk(tmp_path):
+    listed = ["tools/env/pyvenv.cfg", "tools/env/lib/README.md", "tools/README.md"]
+    assert sweepable(tmp_path, listed, listed=listed) == ["tools/README.md"]
+
+
+# --- stale-claims ---------------------------------------------------------------------------
+
+
+def test_stale_claims_skips_the_venv_node_modules_and_untracked_docs_the_session_did_not_write(repo):
+    venv(repo.root, ".venv")
+    repo.write(".venv/lib/python3.11/site-packages/cc_hooks/agents/skills/rehydrate/SKILL.md", STALE_DOC)
+    repo.write("node_modules/x/README.md", STALE_DOC)
+    repo.write("scratch.md", STALE_DOC)  # untracked, unignored, not the session's
+    result = check(repo, "stale-claims")
+    assert result.status == "PASS", findings(result)
+    assert "no touched docs" in result.summary
+
+
+def test_stale_claims_reads_a_tracked_doc_changed_in_the_work_tree(repo):
+    repo.write("docs/guide.md", "# Guide\n")
+    repo.commit("Add a guide", "docs/guide.md")
+    repo.write("docs/guide.md", STALE_DOC)
+    result = check(repo, "stale-claims")
+    assert result.status == "FAIL" and "docs/guide.md" in findings(result)
+
+
+def test_stale_claims_skips_a_committed_dependency_tree(repo):
+    venv(repo.root, "tools/env")
+    repo.write("tools/env/README.md", "# env\n")
+    repo.write("node_modules/x/README.md", "# x\n")
+    repo.commit("Vendor a virtualenv and a package (it happens)")
+    repo.write("tools/env/README.md", STALE_DOC)
+    repo.write("node_modules/x/README.md", STALE_DOC)
+    result = check(repo, "stale-claims")
+    assert result.status == "PASS", findings(result)
+
+
+def test_stale_claims_reads_an_untracked_doc_the_session_wrote_but_not_one_it_wrote_in_a_venv(repo, tmp_path):
+    venv(repo.root, ".venv")
+    repo.write("docs/plan.md", STALE_DOC)
+    repo.write(".venv/notes.md", STALE_DOC)
+    synth = Synth(cwd=str(repo.root))
+    synth.user("write the plan")
+    for rel in ("docs/plan.md", ".venv/notes.md"):
+        synth.tool("Write", {"file_path": str(repo.root / rel), "content": STALE_DOC}, f"File created successfully at: {repo.root / rel}")
+    transcript = synth.write(tmp_path / "session.jsonl")
+    result = check(repo, "stale-claims", transcript=transcript)
+    assert result.status == "FAIL" and "docs/plan.md" in findings(result)
+    assert ".venv" not in findings(result)
+
+
+# --- the audit's scans ----------------------------------------------------------------------
+
+
+def audit(root):
+    from cc_hooks.audit import run_audit
+    from cc_hooks.config import load_config
+
+    return run_audit(root, load_config(root), ())
+
+
+def test_the_audits_stale_scan_skips_a_committed_dependency_tree(repo):
+    repo.write("docs/old.md", "# Old\n")
+    repo.commit("Add a doc")
+    repo.git("rm", "-q", "docs/old.md")
+    repo.commit("Remove the doc")
+    pointer = "# Readme\n\nSee `docs/old.md`.\n"  # a pointer to a deleted file: stale in a doc of ours
+    venv(repo.root, "tools/env")
+    repo.write("tools/env/README.md", pointer)
+    repo.write("node_modules/x/README.md", pointer)
+    repo.commit("Vendor a virtualenv and a package")
+    stale = [g.question.source for g in audit(repo.root).graded if g.question.kind == "stale"]
+    assert stale == []
+    repo.write("docs/guide.md", pointer)
+    repo.commit("A doc of ours")
+    stale = [g.question.source for g in audit(repo.root).graded if g.question.kind == "stale"]
+    assert stale == ["docs/guide.md:3"]
+
+
+def test_the_audits_oddity_and_answer_scans_skip_dependency_trees(repo):
+    from cc_hooks.audit.questions import scan_oddities
+
+    venv(repo.root, "tools/env")
+    repo.write("tools/env/lib/x.py", "def f():\n    # HACK: do not remove, breaks on windows\n    return 1\n")
+    repo.write("node_modules/x/index.py", "def g():\n    # HACK: do not remove, breaks on windows\n    return 1\n")
+    repo.write("src/ours.py", "def h():\n    # HACK: do not remove, breaks on windows\n    return 1\n")
+    repo.commit("Code, some of it vendored")
+    assert {o.path for o in scan_oddities(repo.root)} == {"src/ours.py"}
+
+
+def test_the_audit_does_not_take_an_untracked_venvs_docs_for_an_uncommitted_home(repo):
+    from cc_hooks.audit.result import UNCOMMITTED
+
+    question = "Why is the frobnicator pinned to version 3?"
+    answer = "# Frob\n\nThe frobnicator is pinned to version 3 because version 4 drops the legacy socket.\n"
+    venv(repo.root, ".venv")
+    repo.write(".venv/lib/frob/README.md", answer)
+    [graded] = [g for g in audit_with(repo.root, question).graded if g.question.kind == "caller"]
+    assert UNCOMMITTED not in graded.flags and ".venv" not in (graded.where or "")
+    repo.write("docs/frob.md", answer)  # the same text in a doc of ours, uncommitted: found, flagged
+    [graded] = [g for g in audit_with(repo.root, question).graded if g.question.kind == "caller"]
+    assert graded.flags == [UNCOMMITTED]
+
+
+def audit_with(root, question):
+    from cc_hooks.audit import run_audit
+    from cc_hooks.config import load_config
+
+    return run_audit(root, load_config(root), [question])
