@@ -272,10 +272,8 @@ def measure(size: Size, work: Path, peers: Peers, log=print, only: tuple[str, ..
                    memory=True, expect=expect, prepare=prepare)
 
     def new_commit(repo):
-        counter = iter(range(1_000_000))
-
         def prepare():  # untimed: the session's first compaction after a commit
-            n = next(counter)
+            n = time.time_ns()
             (repo / "src" / "bench_change.py").write_text(f"STEP = {n}\n", encoding="utf-8")
             fixtures._git(repo, "add", "src/bench_change.py")
             fixtures._git(repo, "-c", "user.name=Bench", "-c", "user.email=bench@example.com", "commit", "-q", "-m",

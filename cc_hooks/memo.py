@@ -71,6 +71,40 @@ def remember_history(state: Optional[Path], kind: str, parts: Iterable[Part], he
     return value
 
 
+def remember_log(root: Union[str, os.PathLike], kind: str, parts: Iterable[Part],
+                 derive: Callable[[list, Any], Any], timeout: float = 30.0) -> Any:
+    """``remember_history`` for the repository (or linked worktree) at ``root``: its HEAD, its state
+    directory, its history's shape and every git configuration file are looked up here, and
+    ``derive(revs, previous)`` gets the revisions to read (``[<head>]``, or ``[<tip>..<head>]`` with
+    the facts up to ``<tip>``). Without a state directory, or when the history cannot be
+    remembered, it is ``derive([<head>], None)`` every time."""
+    from cc_hooks.git import GitError, GitTimeout, config_fingerprint, run_git
+    from cc_hooks.state import find_common_dir, state_dir
+
+    head = run_git(root, "rev-parse", "--verify", "-q", "HEAD^{commit}", timeout=timeout, check=False).strip()
+    if not head:
+        return derive(["HEAD"], None)
+    try:
+        common, state = find_common_dir(root), state_dir(root)
+    except OSError:
+        common, state = None, None
+    shape = history_shape(common) if common is not None else None
+    if state is None or shape is None:
+        return derive([head], None)
+
+    def is_ancestor(tip: str) -> bool:
+        try:
+            run_git(root, "merge-base", "--is-ancestor", tip, head, timeout=timeout)
+        except GitTimeout:
+            raise
+        except GitError:
+            return False
+        return True
+
+    return remember_history(state, kind, [*parts, config_fingerprint(common), shape], head,
+                            lambda tip, previous: derive([f"{tip}..{head}"] if tip else [head], previous), is_ancestor)
+
+
 _SHAPE_ENV = ("GIT_REPLACE_REF_BASE", "GIT_GRAFT_FILE", "GIT_SHALLOW_FILE", "GIT_NO_REPLACE_OBJECTS", "GIT_DIR",
               "GIT_COMMON_DIR", "GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES")
 
