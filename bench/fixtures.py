@@ -1,11 +1,14 @@
 """Seeded scale fixtures for the benchmarks, built once and cached (never committed).
 
 - ``scale_repo(commits, claims)``: a git repository built with ``git fast-import``: a few hundred
-  files, one to three changed per commit, ~4% fix commits carrying a ``Symptom:`` trailer (25
-  families of observables, numbered, as recurring symptoms are), a
-  ``feature`` branch 50 commits back, and at 99% of the history the record (SYMPTOMS.md with 1,000
-  entries, DECISIONS.md with 500, COLDSTART_QUESTIONS.md with 300 lines, CLAUDE.md naming the
-  dashboard); the last commit writes ``next_steps.md`` with ``claims`` claims of every kind.
+  files, one to three changed per commit, 200 fix commits carrying a ``Symptom:`` trailer spread
+  over the history (25 families of observables, numbered, as recurring symptoms are), a
+  ``feature`` branch 50 commits back, and the record adopted EARLY, at commit 30 (SYMPTOMS.md,
+  DECISIONS.md, COLDSTART_QUESTIONS.md and CLAUDE.md naming the dashboard): what a project that
+  adopted cc-hooks long ago looks like, so the trailer check's scope is the whole history. The
+  next-to-last commit brings the ledgers to their full size (SYMPTOMS.md 200 entries naming real
+  fix commits, DECISIONS.md 100, COLDSTART_QUESTIONS.md 300 lines); the last writes
+  ``next_steps.md`` with ``claims`` claims of every kind.
 - ``work_copy(repo, dest)``: a throwaway clone to run hooks in (they write state under .git).
 - ``transcripts(sizes)``: transcripts built from real lines of ``../shared/corpus/transcripts/``:
   the same live tail (a real session's part after its boundary) preceded by real pre-boundary lines
@@ -39,7 +42,8 @@ ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / ".." / "shared" / "corpus" / "transcripts"
 MB = 1 << 20
 BASE_EPOCH = 1_700_000_000  # 2023-11-14; commits are ten minutes apart
-RECORD_AT = 0.99
+RECORD_AT = 30  # the commit that adopts the record (issue 22: users adopt on long histories)
+FIXES = 200
 _UUID = re.compile(rb"[0-9a-f]{8}(-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})")
 
 
@@ -109,14 +113,17 @@ def record_files(files: int, symptoms: int, decisions: int, questions: int) -> d
     }
 
 
-def _stream(rng: random.Random, numbers: range, files: int, record: dict[str, str] | None, symptoms: int) -> bytes:
+def _stream(rng: random.Random, numbers: range, files: int, record: dict[str, str] | None, symptoms: int,
+            fixes: frozenset = frozenset(), record_message: str = "") -> bytes:
     out = []
     for n in numbers:
         if n == 1:
             changed = range(files)
         else:
             changed = rng.sample(range(files), rng.randint(1, 3))
-        if n > 1 and rng.random() < 0.04:
+        if record and n == numbers.start and record_message:
+            message = record_message
+        elif n in fixes:
             case = rng.randrange(symptoms or 1)
             message = f"Fix {observable(case)}\n\nSymptom: {observable(case)}\n"
         else:
@@ -146,23 +153,31 @@ def _real_shas(text: str, repo: Path) -> str:
     return re.sub(r"\b[0-9a-f]{6}[ab]\b", lambda m: fixes[int(m.group(0)[:6], 16) % len(fixes)], text)
 
 
-def base_repo(commits: int, seed: int = 0, files: int = 300, symptoms: int = 1000, decisions: int = 500,
+def base_repo(commits: int, seed: int = 0, files: int = 300, symptoms: int = 200, decisions: int = 100,
               questions: int = 300) -> Path:
-    """The history (cached), without a dashboard."""
+    """The history (cached), without a dashboard: the record adopted at commit ``RECORD_AT``, grown
+    to full size by the last commit."""
 
     def build(repo: Path) -> None:
         repo.mkdir(parents=True)
         _git(repo, "init", "-q", "-b", "main")
-        rng, record_at = random.Random(seed), max(2, int(commits * RECORD_AT))
-        _git(repo, "fast-import", "--quiet", input=_stream(rng, range(1, record_at), files, None, symptoms))
+        rng = random.Random(seed)
+        adopt = min(RECORD_AT, max(2, commits // 2))
+        fixes = frozenset(rng.sample(range(adopt + 1, commits), min(FIXES, commits - adopt - 1)))
+        start = record_files(files, 0, 0, 0)
+        _git(repo, "fast-import", "--quiet", input=_stream(rng, range(1, adopt), files, None, symptoms, fixes))
+        _git(repo, "fast-import", "--quiet", input=_stream(rng, range(adopt, commits), files, start, symptoms, fixes,
+                                                            "Adopt the record\n"))
         record = record_files(files, symptoms, decisions, questions)
         record["SYMPTOMS.md"] = _real_shas(record["SYMPTOMS.md"], repo)
-        _git(repo, "fast-import", "--quiet", input=_stream(rng, range(record_at, commits + 1), files, record, symptoms))
+        grown = f"Record the fixes so far\n\nSymptom: {observable(0)}\n"
+        _git(repo, "fast-import", "--quiet", input=_stream(rng, range(commits, commits + 1), files, record, symptoms,
+                                                            fixes, grown))
         _git(repo, "checkout", "-q", "-f", "main")
         _git(repo, "branch", "feature", "HEAD~50" if commits > 60 else "HEAD~1")
         _git(repo, "gc", "-q", "--auto")
 
-    name = f"repo-v3-s{seed}-c{commits}-f{files}-y{symptoms}-d{decisions}-q{questions}"
+    name = f"repo-v4-s{seed}-c{commits}-f{files}-y{symptoms}-d{decisions}-q{questions}-at{RECORD_AT}-x{FIXES}"
     return _publish(build, cache_root() / name)
 
 

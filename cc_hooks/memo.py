@@ -1,4 +1,4 @@
-"""Facts derived from file contents, remembered across hook runs.
+"""Facts derived from file contents and from history, remembered across hook runs.
 
 The ledgers only grow, so most of what a hook derives from them (parsed
 entries, validation findings, the paths they name, the guards they cite) is
@@ -7,6 +7,12 @@ from (the bytes, plus the code that derived it) and keeps it as JSON in
 ``<state dir>/cache/``: an unchanged SYMPTOMS.md then costs a read and a hash,
 not a parse. Anything wrong with the cache (missing, corrupt, read-only, full)
 only costs the recomputation; it never changes an answer.
+
+History is immutable too: ``remember_history`` keeps facts derived from the commits up to a sha
+and, at a new HEAD, extends them with the commits since that sha alone (``<tip>..HEAD``), or
+derives them again when the sha is no longer an ancestor of HEAD (a rewrite) or when something
+else shapes the history git shows (``history_shape``: a deepened shallow clone, grafts, replace
+refs). The cost of a hook after one new commit then does not depend on the length of history.
 """
 
 from __future__ import annotations
@@ -42,6 +48,105 @@ def remember(state: Optional[Path], kind: str, parts: Iterable[Part], compute: C
     return value
 
 
+def remember_history(state: Optional[Path], kind: str, parts: Iterable[Part], head: str,
+                     derive: Callable[[Optional[str], Any], Any], is_ancestor: Callable[[str], bool]) -> Any:
+    """The facts of the history up to commit ``head``: ``derive(None, None)`` from scratch, or
+    ``derive(tip, facts)`` to extend what was derived up to ``tip`` with ``tip..head`` when
+    ``is_ancestor(tip)`` says ``tip`` is still in ``head``'s history.
+
+    ``parts`` must name everything but the commits that shapes the facts (code, configuration, the
+    history's shape); the entry is kept under them, whatever the tip, so a new HEAD finds it.
+    """
+    path = cache_path(state, kind, parts) if state is not None else None
+    entry = _load(path) if path is not None else None
+    tip = entry.get("tip") if isinstance(entry, dict) and "value" in entry else None
+    if isinstance(tip, str) and tip == head:
+        return entry["value"]
+    if isinstance(tip, str) and tip and is_ancestor(tip):
+        value = derive(tip, entry["value"])
+    else:
+        value = derive(None, None)
+    if path is not None and state.is_dir():
+        _store(path, kind, value, tip=head)
+    return value
+
+
+def remember_log(root: Union[str, os.PathLike], kind: str, parts: Iterable[Part],
+                 derive: Callable[[list, Any], Any], timeout: float = 30.0) -> Any:
+    """``remember_history`` for the repository (or linked worktree) at ``root``: its HEAD, its state
+    directory, its history's shape and every git configuration file are looked up here, and
+    ``derive(revs, previous)`` gets the revisions to read (``[<head>]``, or ``[<tip>..<head>]`` with
+    the facts up to ``<tip>``). Without a state directory, or when the history cannot be
+    remembered, it is ``derive([<head>], None)`` every time."""
+    from cc_hooks.git import GitError, GitTimeout, config_fingerprint, run_git
+    from cc_hooks.state import find_common_dir, state_dir
+
+    head = run_git(root, "rev-parse", "--verify", "-q", "HEAD^{commit}", timeout=timeout, check=False).strip()
+    if not head:
+        return derive(["HEAD"], None)
+    try:
+        common, state = find_common_dir(root), state_dir(root)
+    except OSError:
+        common, state = None, None
+    shape = history_shape(common) if common is not None else None
+    if state is None or shape is None:
+        return derive([head], None)
+
+    def is_ancestor(tip: str) -> bool:
+        try:
+            run_git(root, "merge-base", "--is-ancestor", tip, head, timeout=timeout)
+        except GitTimeout:
+            raise
+        except GitError:
+            return False
+        return True
+
+    return remember_history(state, kind, [*parts, config_fingerprint(common), shape], head,
+                            lambda tip, previous: derive([f"{tip}..{head}"] if tip else [head], previous), is_ancestor)
+
+
+_SHAPE_ENV = ("GIT_REPLACE_REF_BASE", "GIT_GRAFT_FILE", "GIT_SHALLOW_FILE", "GIT_NO_REPLACE_OBJECTS", "GIT_DIR",
+              "GIT_COMMON_DIR", "GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES")
+
+
+def history_shape(common_dir: Union[str, os.PathLike]) -> Optional[bytes]:
+    """What besides the commits decides the history git shows, as bytes to key history facts by:
+    the shallow boundary, the grafts and every replace ref. None when the environment redirects
+    them (then nothing of the history is remembered)."""
+    if any(os.environ.get(name) for name in _SHAPE_ENV):
+        return None
+    parts = []
+    for name in ("shallow", os.path.join("info", "grafts")):
+        try:
+            with open(os.path.join(common_dir, name), "rb") as handle:
+                parts.append(name.encode() + b":" + handle.read())
+        except OSError:
+            parts.append(name.encode() + b": absent")
+    replace = os.path.join(common_dir, "refs", "replace")
+    for folder, dirs, files in os.walk(replace):
+        dirs.sort()
+        for file in sorted(files):
+            try:
+                with open(os.path.join(folder, file), "rb") as handle:
+                    parts.append(os.path.relpath(os.path.join(folder, file), replace).encode() + b"=" + handle.read())
+            except OSError:
+                parts.append(file.encode() + b": unreadable")
+    try:
+        with open(os.path.join(common_dir, "packed-refs"), "rb") as handle:
+            parts += [line for line in handle.read().splitlines() if b" refs/replace/" in line]
+    except OSError:
+        pass
+    return b"\n".join(parts)
+
+
+def _load(path: Path) -> Any:
+    try:
+        with open(path, "rb") as handle:
+            return json.loads(handle.read())
+    except (OSError, ValueError):
+        return None
+
+
 def cache_path(state: Path, kind: str, parts: Iterable[Part]) -> Path:
     digest = hashlib.sha256(code_fingerprint())
     digest.update(kind.encode())
@@ -71,12 +176,12 @@ def code_fingerprint() -> bytes:
     return _code
 
 
-def _store(path: Path, kind: str, value: Any) -> None:
+def _store(path: Path, kind: str, value: Any, **extra: Any) -> None:
     from cc_hooks.fsutil import write_state_bytes
     from cc_hooks.state import private_dirs, state_root_of
 
     try:
-        data = json.dumps({"value": value}, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+        data = json.dumps({"value": value, **extra}, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
         root = state_root_of(path)
         if root is None:
             private_dirs(path.parent)

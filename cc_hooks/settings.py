@@ -80,6 +80,31 @@ def hook_command(scope: str, executable: Optional[str] = None) -> str:
     return f"{pinned}; {fallback}"
 
 
+# UserPromptSubmit runs cc_hooks/prompt_gate.py first, from the installation the command pins, when
+# that is a non-editable install (the gate is then a file of its site-packages): `python -I -S` on
+# it answers "nothing queued" before site, pydantic or the package load, and hands over otherwise.
+GATE_GLOB = "/../lib/python3*/site-packages/cc_hooks/prompt_gate.py"
+_PROJECT_PIN = 'd="$CLAUDE_PROJECT_DIR/.venv/bin"; '
+_SCRIPT_PIN = re.compile(r"\[ -x ('[^']*/cc-hooks'|[^\s';]*/cc-hooks) \] && exec \1 hook; ")
+
+
+def prompt_command(command: str) -> str:
+    """UserPromptSubmit's command for ``command`` (one ``hook_command`` wrote): the gate of the pinned
+    installation first, then ``command`` unchanged (an editable install, another command: as before)."""
+    if command.startswith(_PROJECT_PIN):
+        return _PROJECT_PIN + _gate('"$d"', '"$d/cc-hooks"') + command[len(_PROJECT_PIN):]
+    pinned = _SCRIPT_PIN.match(command)
+    if pinned:
+        script = shlex.split(pinned.group(1))[0]
+        return _gate(shlex.quote(os.path.dirname(script)), shlex.quote(script)) + command
+    return command
+
+
+def _gate(bin_dir: str, script: str) -> str:
+    return (f'for g in {bin_dir}{GATE_GLOB}; do [ -f "$g" ] && [ -x {script} ] && '
+            f'exec {bin_dir}/python -I -S "$g" {script} hook; done; ')
+
+
 def is_ours(handler: Any) -> bool:
     return (
         isinstance(handler, dict)
@@ -90,9 +115,12 @@ def is_ours(handler: Any) -> bool:
 
 
 def hooks_block(command: str) -> dict[str, list[dict[str, Any]]]:
-    """The ``hooks`` object cc-hooks merges: one match-all group per event."""
+    """The ``hooks`` object cc-hooks merges: one match-all group per event (UserPromptSubmit's
+    command starts with the prompt gate, ``prompt_command``)."""
+    commands = {event: prompt_command(command) if event == "UserPromptSubmit" else command for event in EVENTS}
     return {
-        event: [{"hooks": [{"type": "command", "command": command, "timeout": TIMEOUTS[event]}]}] for event in EVENTS
+        event: [{"hooks": [{"type": "command", "command": commands[event], "timeout": TIMEOUTS[event]}]}]
+        for event in EVENTS
     }
 
 

@@ -21,7 +21,7 @@ def test_run_all_smoke_writes_every_table(tmp_path):
     out = tmp_path / "benchmarks.md"
     env = {**os.environ, "CC_HOOKS_BENCH_CACHE": str(tmp_path / "cache")}
     proc = subprocess.run([sys.executable, str(ROOT / "bench" / "run_all.py"), "--smoke", "--out", str(out)],
-                          capture_output=True, text=True, env=env, timeout=120, cwd=str(tmp_path))
+                          capture_output=True, text=True, env=env, timeout=300, cwd=str(tmp_path))
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
     text = out.read_text(encoding="utf-8")
     for heading in ("## Targets", "## Floors and hooks", "## CLI verbs", "## Transcript work", "## Growth"):

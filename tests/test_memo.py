@@ -87,3 +87,36 @@ def test_entries_are_private_and_only_the_newest_of_a_kind_are_kept(tmp_path):
     newest = memo.cache_path(tmp_path, "facts", [str(memo.KEEP_PER_KIND + 4)])
     assert newest.exists() and newest.stat().st_mode & 0o777 == 0o600
     assert folder.stat().st_mode & 0o777 == 0o700
+
+
+# --- facts of history: extended from the last tip, derived again after a rewrite -----------------
+
+
+def test_history_facts_extend_from_the_last_tip_and_start_over_when_it_left_the_history(tmp_path):
+    calls = []
+
+    def derive(tip, previous):
+        calls.append(tip)
+        return (previous or []) + [head]
+
+    ancestors = {"a", "b"}
+    head = "a"
+    assert memo.remember_history(tmp_path, "log", ["x"], head, derive, ancestors.__contains__) == ["a"]
+    assert memo.remember_history(tmp_path, "log", ["x"], head, derive, ancestors.__contains__) == ["a"]
+    head = "b"
+    assert memo.remember_history(tmp_path, "log", ["x"], head, derive, ancestors.__contains__) == ["a", "b"]
+    head = "c"  # "b" was rewritten away: not an ancestor of "c"
+    assert memo.remember_history(tmp_path, "log", ["x"], head, derive, set().__contains__) == ["c"]
+    assert calls == [None, "a", None]
+
+
+def test_history_shape_names_the_shallow_boundary_grafts_and_replace_refs(tmp_path, monkeypatch):
+    (tmp_path / "refs" / "replace").mkdir(parents=True)
+    plain = memo.history_shape(tmp_path)
+    (tmp_path / "shallow").write_text("a" * 40 + "\n")
+    shallow = memo.history_shape(tmp_path)
+    (tmp_path / "refs" / "replace" / ("b" * 40)).write_text("c" * 40 + "\n")
+    replaced = memo.history_shape(tmp_path)
+    assert len({plain, shallow, replaced}) == 3
+    monkeypatch.setenv("GIT_GRAFT_FILE", str(tmp_path / "grafts"))
+    assert memo.history_shape(tmp_path) is None

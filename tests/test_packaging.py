@@ -210,7 +210,8 @@ def test_plugin_hooks_wire_the_same_events_and_timeouts_as_cc_hooks_install() ->
     for event, groups in hooks.items():
         [group] = groups
         assert "matcher" not in group  # match all, like the settings block
-        assert group["hooks"] == [{"type": "command", "command": PLUGIN_COMMAND, "timeout": TIMEOUTS[event]}]
+        command = PLUGIN_COMMAND + (" --gate" if event == "UserPromptSubmit" else "")  # the prompt gate first
+        assert group["hooks"] == [{"type": "command", "command": command, "timeout": TIMEOUTS[event]}]
 
 
 # --- hooks/run-hook: which installation it runs, and failing open -------------------------------

@@ -64,7 +64,9 @@ class Unit:
 
 
 class Auditor:
-    """Answers questions about one view; the corpus is read once, lazily."""
+    """Answers questions about one view; the corpus is read once, lazily, and git is asked in
+    batches: HEAD's tree is read once, and every pointer of the cold-start questions and of the
+    symptom entries is resolved in one call, whatever the number of questions."""
 
     def __init__(self, view: View, config, timeout: float = 30.0):
         self.view, self.config, self.timeout = view, config, timeout
@@ -220,12 +222,43 @@ class Auditor:
         entries = self.symptoms.entries if self.symptoms else []
         guards = [p for entry in entries for cause in entry.causes for p in _pointers_in(cause.guard or "")]
         shas = [sha for entry in entries for cause in entry.causes for sha in cause.shas]
-        results = resolve_pointers(self.view.path, guards, timeout=self.timeout) if guards else {}
+        results = resolve_pointers(self.view.path, guards, timeout=self.timeout, tree=self._tree) if guards else {}
         try:
             commits = object_types(self.view.path, shas, timeout=self.timeout) if shas else {}
         except GitError:
             commits = {}
         return results, commits
+
+    @cached_property
+    def _tree(self):
+        """HEAD's tree, read once for every batch of pointers (``record.questions.head_tree``); when it
+        cannot be read, each batch reads it and reports the failure its own way."""
+        from cc_hooks.git import GitError
+        from cc_hooks.record.questions import READ_TREE, head_tree
+
+        try:
+            return head_tree(self.view.path, self.timeout)
+        except GitError:
+            return READ_TREE
+
+    @cached_property
+    def _coldstart_results(self) -> dict:
+        """Every pointer of the cold-start questions file, resolved in one batch."""
+        from cc_hooks.audit.questions import coldstart_questions
+        from cc_hooks.record.questions import resolve_pointers
+
+        pointers = [p for q in coldstart_questions(self.view.path, self.config.record.questions)
+                    for p in q.data.get("pointers") or []]
+        return resolve_pointers(self.view.path, pointers, timeout=self.timeout, tree=self._tree) if pointers else {}
+
+    def _resolved(self, pointers: list[str]) -> dict:
+        from cc_hooks.record.questions import resolve_pointers
+
+        known = self._coldstart_results
+        missing = [p for p in pointers if p not in known]
+        if missing:
+            known.update(resolve_pointers(self.view.path, missing, timeout=self.timeout, tree=self._tree))
+        return known
 
     def _answer_trailer(self, question: Question) -> Graded:
         """Asked only for a trailer no SYMPTOMS.md entry covers (``questions.trailer_questions``):
@@ -310,12 +343,10 @@ class Auditor:
         return f"commit {sha[:12]} \"{subject.strip()}\" (git blame)"
 
     def _answer_coldstart(self, question: Question) -> Graded:
-        from cc_hooks.record.questions import resolve_pointers
-
         pointers = question.data.get("pointers") or []
         if not pointers:
             return Graded(question, FAIL, "", f"add `→ <tracked path>` to the line in {self.config.record.questions}")
-        results = resolve_pointers(self.view.path, pointers, timeout=self.timeout)
+        results = self._resolved(pointers)
         grades, wheres, remedies, flags, levels = [], [], [], [], []
         for pointer in pointers:
             result = results[pointer]

@@ -91,13 +91,10 @@ def symptom_questions(ledger) -> list[Question]:
 
 
 def trailer_questions(view: Path, ledger, timeout: float) -> list[Question]:
-    from cc_hooks.record.trailers import read_commits
-
     by_symptom: dict[str, tuple[str, list[str]]] = {}
-    for commit in read_commits(view, ["HEAD"], timeout=timeout):
-        for symptom in commit.symptoms:
-            key = normalize(symptom)
-            by_symptom.setdefault(key, (symptom, []))[1].append(commit.sha)
+    for symptom, sha in symptom_trailers(view, timeout):
+        key = normalize(symptom)
+        by_symptom.setdefault(key, (symptom, []))[1].append(sha)
     index = SymptomIndex(ledger)
     questions = []
     for symptom, shas in by_symptom.values():
@@ -111,6 +108,20 @@ def trailer_questions(view: Path, ledger, timeout: float) -> list[Question]:
                                   f"What causes \"{symptom}\" (the `Symptom:` trailer of {short}), and where is it indexed?",
                                   "trailer", f"commit {short}", terms, data))
     return questions
+
+
+def symptom_trailers(view: Path, timeout: float) -> list[list[str]]:
+    """[symptom, sha] of every ``Symptom:`` trailer in HEAD's history, newest first: remembered up to
+    the HEAD last audited (the view is a worktree of the audited repository: it shares its state
+    directory), so a new audit reads only the commits since."""
+    from cc_hooks.memo import remember_log
+    from cc_hooks.record.trailers import read_commits
+
+    def derive(revs, previous):
+        found = [[symptom, c.sha] for c in read_commits(view, revs, timeout=timeout) for symptom in c.symptoms]
+        return found + (previous or [])
+
+    return remember_log(view, "audit-trailers", [], derive, timeout=timeout)
 
 
 class SymptomIndex:

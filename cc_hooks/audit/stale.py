@@ -103,11 +103,16 @@ def _date_plan_items(view: Path, rel: str, claims: list, timeout: float) -> None
 
 
 def _deleted_paths(view: Path, timeout: float) -> set[str]:
-    """Every path some commit of HEAD's history deleted (one git process)."""
+    """Every path some commit of HEAD's history deleted (one git process, over the commits since
+    the last audit: ``cc_hooks.memo.remember_log``)."""
     from cc_hooks.git import run_git
+    from cc_hooks.memo import remember_log
 
-    out = run_git(view, "log", "--diff-filter=D", "--name-only", "--format=", "HEAD", timeout=timeout, check=False)
-    return {p for p in out.splitlines() if p}
+    def derive(revs, previous):
+        out = run_git(view, "log", "--diff-filter=D", "--name-only", "--format=", *revs, timeout=timeout, check=False)
+        return sorted({p for p in out.splitlines() if p} | set(previous or []))
+
+    return set(remember_log(view, "audit-deleted-paths", [], derive, timeout=timeout))
 
 
 def _doc_claim(claim, rel: str, deleted: set[str]) -> bool:

@@ -16,10 +16,10 @@ import re
 from dataclasses import asdict, dataclass, field
 from typing import Optional
 
+from cc_hooks.checks.sweep_record import COMMITTING_RE, EDIT_TOOLS, Call, Sweep  # noqa: F401 (part of this API)
+
 TEST_RE = re.compile(r"\b(pytest|py\.test|unittest|tox|nox|go test|cargo test|mix test|npm (run )?test|yarn test|pnpm test|bun test|"
                      r"deno test|dotnet test|mvn test|gradlew? test|jest|vitest|mocha|rspec|phpunit|ctest|bats|make (check|test))\b")
-EDIT_TOOLS = {"Edit", "Write", "MultiEdit", "NotebookEdit"}
-COMMITTING_RE = re.compile(r"\bgit\b[^|;&]*?\s(commit|merge|cherry-pick|rebase|revert|am|pull|stash\s+pop)\b")
 # A correction of the agent or a constraint the user set: "No, …", "we decided …", a sentence that
 # starts "Don't …". Not a correction: "don't forget …", "no problem", "I don't know", "wait for CI".
 CORRECTION_RE = re.compile(
@@ -45,19 +45,6 @@ _ERROR_KINDS = [re.compile(p, re.IGNORECASE if i >= 3 else 0) for i, p in enumer
     r"\b(error|failed|failure|not found|no such file|cannot|could not|denied)\b",
 ))]
 _NOT_ERROR_RE = re.compile(r"^Exit code -?\d+$|\bwarn(ing)?\b|\b0 (failed|failures|errors)\b", re.IGNORECASE)
-
-
-@dataclass
-class Call:
-    """One tool call and its result, as the sweep needs it."""
-
-    index: int
-    name: str
-    command: Optional[str]  # Bash
-    file: Optional[str]  # Edit/Write
-    ok: bool
-    output: str
-    timestamp: Optional[str] = None
 
 
 @dataclass
@@ -166,16 +153,6 @@ def is_correction(prompt: str) -> bool:
 
 
 # --- reading the transcript (adapter over helper E's reader) ----------------------
-
-
-@dataclass
-class Sweep:
-    calls: list[Call]
-    prompts: list[tuple[str, Optional[str]]]  # (text, timestamp) of real user prompts
-    edits: list[str]  # repo-relative paths edited in the session
-    commit_hints: list[str]  # sha prefixes the session printed for its commits
-    started: Optional[str]  # timestamp of the first live line
-    first_commit_at: Optional[str] = None  # when the session first ran a command that makes commits
 
 
 def sweep(ctx) -> Optional[Sweep]:

@@ -16,7 +16,7 @@ import re
 from pathlib import Path
 from typing import Optional
 
-from cc_hooks.checks.session_sweep import COMMITTING_RE, EDIT_TOOLS, Call, Sweep
+from cc_hooks.checks.sweep_record import COMMITTING_RE, EDIT_TOOLS, Call, Sweep
 
 _PATH_KEYS = ("file_path", "notebook_path")
 _NOT_A_FAILURE_RE = re.compile(r"user doesn't want to proceed|user rejected|Request interrupted|Sibling tool call errored|"

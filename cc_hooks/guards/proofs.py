@@ -5,15 +5,35 @@ the compaction checklist reads the last verdicts without importing the runner.""
 from __future__ import annotations
 
 import os
+from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable, Optional
-
-if TYPE_CHECKING:  # pragma: no cover
-    from cc_hooks.guards.prove import Proof
+from typing import Iterable, Optional
 
 PROVEN, DOES_NOT_DETECT, BROKEN, UNPROVABLE = "PROVEN", "DOES-NOT-DETECT", "BROKEN", "UNPROVABLE"
 FAILING = (DOES_NOT_DETECT, BROKEN)
 PROOFS_DIR = "guards"
+
+
+@dataclass
+class Proof:
+    """One verdict of `guards prove`, as stored."""
+
+    guard: str
+    verdict: str
+    reason: str
+    head: Optional[str]
+    time: str
+    kind: str = ""
+    ref: str = ""
+    fixes: Optional[list] = None
+    symptom: Optional[str] = None  # the entry's slug
+    where: str = ""  # of the **Guard** bullet
+    on_head: Optional[dict] = None  # Outcome.to_dict()
+    fix_stripped: Optional[dict] = None
+    seconds: float = 0.0
+
+    def to_dict(self) -> dict:
+        return asdict(self)
 
 
 def proof_path(state: Path, name: str) -> Path:

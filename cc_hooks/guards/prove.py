@@ -24,38 +24,17 @@ import tempfile
 import threading
 import time
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Callable, Iterator, Optional
 
 from cc_hooks.guards.proofs import (  # noqa: F401 (the verdicts and the store are part of this module's API)
-    BROKEN, DOES_NOT_DETECT, FAILING, PROOFS_DIR, PROVEN, UNPROVABLE, load_proof, load_proofs, proof_path, store_proof,
+    BROKEN, DOES_NOT_DETECT, FAILING, PROOFS_DIR, PROVEN, UNPROVABLE, Proof, load_proof, load_proofs, proof_path, store_proof,
 )
 from cc_hooks.guards.resolve import CONFIG, Guard
 from cc_hooks.guards.run import ANOMALY, HEALTHY, Outcome, guard_env, run_guard
 
 WORKTREE_PREFIX = "cc-hooks-prove-"
 _SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
-
-
-@dataclass
-class Proof:
-    guard: str
-    verdict: str
-    reason: str
-    head: Optional[str]
-    time: str
-    kind: str = ""
-    ref: str = ""
-    fixes: Optional[list] = None
-    symptom: Optional[str] = None  # the entry's slug
-    where: str = ""  # of the **Guard** bullet
-    on_head: Optional[dict] = None  # Outcome.to_dict()
-    fix_stripped: Optional[dict] = None
-    seconds: float = 0.0
-
-    def to_dict(self) -> dict:
-        return asdict(self)
 
 
 def exit_code(proofs: list[Proof]) -> int:

@@ -3,7 +3,7 @@
 A trailer is what ``git interpret-trailers`` says it is (the last paragraph of the
 message, ``Key: value`` lines), so a ``Symptom:`` line in the middle of a body is
 not one. All commits are read by ONE ``git log`` process; a second one lists the
-commits that touch the symptoms file when the fix rule needs it.
+commits that touch the symptoms file when the fix rule needs it (and which of them add it).
 """
 
 from __future__ import annotations
@@ -77,11 +77,25 @@ def read_commits(
     ``since`` is passed to ``git log --since`` (a date). With ``symptoms_path``,
     each commit says whether it touches that file (one more git process).
     """
+    touching = _commits_touching(root, revs, since, symptoms_path, timeout) if symptoms_path else {}
+    return _read(root, revs, since, with_body, touching, timeout)
+
+
+def read_range(root: str | os.PathLike, revs: Sequence[str], symptoms_path: str, *, touches: bool = True,
+               timeout: float = 30.0) -> tuple[list[Commit], list[str]]:
+    """(the commits of ``revs``, newest first, and the shas of those that add ``symptoms_path``):
+    the two git processes of ``read_commits`` with a symptoms path. ``touches``: whether each
+    commit's ``touches_symptoms`` is filled (the fix rule may not count touching the ledger)."""
+    touching = _commits_touching(root, revs, None, symptoms_path, timeout)
+    added = [sha for sha, status in touching.items() if "A" in status]
+    return _read(root, revs, None, False, touching if touches else {}, timeout), added
+
+
+def _read(root, revs: Sequence[str], since: Optional[str], with_body: bool, touching: dict, timeout: float) -> list[Commit]:
     body = f"{_FIELD}%B" if with_body else ""
     fmt = f"{_REC}%H{_FIELD}%aI{_FIELD}%s{_FIELD}{_TRAILERS}{body}"
     args = ["log", f"--format={fmt}", *_since(since), *revs, "--"]
     out = run_git(root, *args, timeout=timeout)
-    touching = _commits_touching(root, revs, since, symptoms_path, timeout) if symptoms_path else set()
     commits = []
     for record in out.split(_REC)[1:]:
         parts = record.split(_FIELD, 4)
@@ -100,9 +114,15 @@ def _since(since: Optional[str]) -> list[str]:
     return [f"--since={since}"] if since else []
 
 
-def _commits_touching(root, revs: Sequence[str], since: Optional[str], path: str, timeout: float) -> set[str]:
-    out = run_git(root, "log", "--format=%H", *_since(since), *revs, "--", path, timeout=timeout)
-    return set(out.split())
+def _commits_touching(root, revs: Sequence[str], since: Optional[str], path: str, timeout: float) -> dict[str, str]:
+    """sha -> the status letters of ``path`` in that commit (empty for a merge) for every commit
+    ``git log -- path`` lists."""
+    out = run_git(root, "log", f"--format={_REC}%H", "--name-status", *_since(since), *revs, "--", path, timeout=timeout)
+    found = {}
+    for record in out.split(_REC)[1:]:
+        sha, _, statuses = record.partition("\n")
+        found[sha.strip()] = "".join(line[:1] for line in statuses.splitlines() if "\t" in line)
+    return found
 
 
 def commits_with_symptoms(root: str | os.PathLike, revs: Sequence[str] = ("--all",), **kwargs) -> list[Commit]:
