@@ -96,7 +96,7 @@ DEFAULT_TRUSTED_ASSOCIATIONS = ["OWNER", "MEMBER", "COLLABORATOR"]
 
 
 class GitHubDashboardConfig(_Section):
-    """``Dashboard: github OWNER/REPO``: where the API is and which issues count."""
+    """`Dashboard: github OWNER/REPO`: where the API is and which issues count."""
 
     api_url: str = Field(default="https://api.github.com", description="GitHub Enterprise: https://HOST/api/v3.")
     token_env: str = Field(default="GITHUB_TOKEN", description="The variable holding the token; unset: `gh auth token`.")
@@ -110,7 +110,7 @@ class GitHubDashboardConfig(_Section):
 
 
 class JiraDashboardConfig(_Section):
-    """``Dashboard: jira PROJ``: a Jira Cloud site, basic auth with an email and an API token."""
+    """`Dashboard: jira PROJ`: a Jira Cloud site, basic auth with an email and an API token."""
 
     url: Optional[str] = Field(default=None, description="https://<site>.atlassian.net (required).")
     email_env: str = "JIRA_EMAIL"
@@ -121,7 +121,7 @@ class JiraDashboardConfig(_Section):
 
 
 class DashboardConfig(_Section):
-    """Tracker dashboards: one read never outlasts ``timeout_seconds`` (a hook's budget is small)."""
+    """Tracker dashboards: one read never outlasts `timeout_seconds` (a hook's budget is small)."""
 
     timeout_seconds: float = Field(default=2.0, gt=0, le=60)
     github: GitHubDashboardConfig = Field(default_factory=GitHubDashboardConfig)

@@ -65,8 +65,9 @@ def _show(args, root, config, backend) -> int:
     try:
         read, _ = backend.read_live()
     except TrackerError as exc:
-        stale = backend.read()  # the last good read, with a finding that says when it is from
-        print(f"cc-hooks dashboard: {_clean(backend.display)}: {_clean(backend._reason(exc))}", file=sys.stderr)
+        reason = backend.reason(exc)
+        stale = backend.last_good_read(reason)
+        print(f"cc-hooks dashboard: {_clean(backend.display)}: {_clean(reason)}", file=sys.stderr)
         if stale.exists:
             _print_read(args, stale, backend)
         return 1

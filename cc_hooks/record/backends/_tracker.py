@@ -30,6 +30,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from cc_hooks.record.dashboard_read import DashboardRead, QueueItem, StateBlock
 
 CACHE_DIR = "dashboard"
+PROCESS_MEMO_SECONDS = 30.0
+_PROCESS_READS: dict = {}  # (backend, root, locator, origin) -> (monotonic time, the failed read)
 STALE_RULE = "dashboard-tracker-unreachable"
 UNREAD_RULE = "dashboard-tracker-unread"
 QUEUED_ON_RE = r"^\s*Queued:\s*(\d{4}-\d{2}-\d{2})\s*$"  # the date a migrated item was first queued
@@ -114,7 +116,21 @@ class TrackerBackend:
 
     def read(self, timeout: Optional[float] = None) -> "DashboardRead":
         """The tracker's dashboard, or the last good read with why it stands in (never raises
-        for the network or the credentials)."""
+        for the network or the credentials). A failed read is remembered in the process for
+        ``PROCESS_MEMO_SECONDS``: a hook that runs the checklist and then the report waits for
+        a hanging tracker once, not twice."""
+        import copy
+
+        key = (self.name, str(self.root), self.locator, self.origin())
+        remembered = _PROCESS_READS.get(key)
+        if remembered is not None and time.monotonic() - remembered[0] < PROCESS_MEMO_SECONDS:
+            return copy.deepcopy(remembered[1])
+        read = self._read_once(timeout)
+        if any(f.rule in (STALE_RULE, UNREAD_RULE) for f in read.findings):
+            _PROCESS_READS[key] = (time.monotonic(), copy.deepcopy(read))
+        return read
+
+    def _read_once(self, timeout: Optional[float]) -> "DashboardRead":
         cached = self._load_cache()
         until = (cached or {}).get("retry_after") or 0
         if until > time.time():
@@ -124,9 +140,9 @@ class TrackerBackend:
             snapshot = self.fetch(self.client(self.timeout(timeout)))
         except RateLimited as exc:
             self._save_cache(cached, retry_after=exc.until)
-            return self._fallback(cached, self._reason(exc))
+            return self._fallback(cached, self.reason(exc))
         except TrackerError as exc:
-            return self._fallback(cached, self._reason(exc))
+            return self._fallback(cached, self.reason(exc))
         except DashboardError as exc:  # no credentials, a bad URL: nothing was sent
             return self._fallback(cached, str(exc))
         read = self.to_read(snapshot)
@@ -135,10 +151,15 @@ class TrackerBackend:
 
     def read_live(self, timeout: Optional[float] = None) -> tuple["DashboardRead", Snapshot]:
         """One read that raises ``TrackerError`` (the CLI's, and every write's first step)."""
+        _PROCESS_READS.clear()
         snapshot = self.fetch(self.client(self.timeout(timeout)))
         read = self.to_read(snapshot)
         self._save_cache({"read": _read_to_dict(read)})
         return read, snapshot
+
+    def last_good_read(self, reason: str) -> "DashboardRead":
+        """The cached read with the finding that says when it is from and why it stands in."""
+        return self._fallback(self._load_cache(), reason)
 
     def update(self, resume_point: str, claims: Sequence[str], date: Optional[str] = None) -> "StateBlock":
         from cc_hooks.record.backends.file import _checked_date, _one_line, _strip_bullet
@@ -180,7 +201,7 @@ class TrackerBackend:
         try:
             return self.read_live(self.timeout_for_cli())
         except TrackerError as exc:
-            raise DashboardError(f"{self.display}: {self._reason(exc)}") from None
+            raise DashboardError(f"{self.display}: {self.reason(exc)}") from None
 
     def _write_client(self) -> Client:
         return self.client(self.timeout_for_cli(), write=True)
@@ -189,7 +210,7 @@ class TrackerBackend:
         """A person waits longer than a hook: the CLI gives each operation ten times the hook budget."""
         return max(10.0, self.config.dashboard.timeout_seconds * 10)
 
-    def _reason(self, exc: TrackerError) -> str:
+    def reason(self, exc: TrackerError) -> str:
         if isinstance(exc, AuthError) and self.credential_hint:
             return f"{exc.reason} ({self.credential_hint})"
         return exc.reason
@@ -219,7 +240,7 @@ class TrackerBackend:
         return read
 
     def raise_write_error(self, exc: TrackerError):
-        raise DashboardError(f"{self.display}: {self._reason(exc)}") from None
+        raise DashboardError(f"{self.display}: {self.reason(exc)}") from None
 
     # --- the last good read ---------------------------------------------------------------------
 

@@ -41,6 +41,16 @@ def declare(repo: Path, line: str, toml: str = "") -> None:
     git(repo, "commit", "-q", "-m", "Declare the dashboard")
 
 
+@pytest.fixture(autouse=True)
+def fresh_process():
+    """Each test is a new process: no failed read remembered from another test."""
+    from cc_hooks.record.backends import _tracker
+
+    _tracker._PROCESS_READS.clear()
+    yield
+    _tracker._PROCESS_READS.clear()
+
+
 @pytest.fixture
 def github(monkeypatch):
     fake = FakeGitHub(token=GITHUB_TOKEN)

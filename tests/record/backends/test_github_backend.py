@@ -7,6 +7,7 @@ import time
 
 import pytest
 
+from cc_hooks.record.backends import _tracker
 from cc_hooks.record.backends._tracker import STALE_RULE, UNREAD_RULE
 from cc_hooks.record.dashboard import DashboardError, get_backend
 
@@ -163,7 +164,8 @@ def test_403_primary_rate_limit_is_not_retried(gh_repo, github):
     assert len(github.requests) == before + 1  # one request, no retry storm
     (message,) = messages(read, STALE_RULE)
     assert "rate limited (HTTP 403); not retrying before" in message and message.startswith("dashboard as read at ")
-    again = backend(gh_repo).read()  # a new process: the remembered limit keeps it off the network
+    _tracker._PROCESS_READS.clear()  # as in a new process
+    again = backend(gh_repo).read()  # the limit remembered on disk keeps it off the network
     assert len(github.requests) == before + 1
     assert "rate limited; not retrying before" in messages(again, STALE_RULE)[0]
     assert [q.text for q in again.queued] == [q.text for q in read.queued]
@@ -193,6 +195,14 @@ def test_500_falls_back_to_the_last_good_read(gh_repo, github):
     assert message.startswith("dashboard as read at 20") and "; github o/r unreachable: HTTP 500 from GET /repos/o/r/issues: Server Error" in message
     assert read.state.resume_point.text == good.state.resume_point.text
     assert [q.text for q in read.queued] == [q.text for q in good.queued]
+
+
+def test_a_failed_read_is_asked_once_per_process(gh_repo, github):
+    github.delay = 3.0
+    backend(gh_repo).read(timeout=0.3)
+    start = time.monotonic()
+    read = backend(gh_repo).read(timeout=0.3)  # the report after the checklist, in the same hook
+    assert time.monotonic() - start < 0.1 and len(github.requests) == 1 and not read.exists
 
 
 def test_timeout_within_the_budget(gh_repo, github):
