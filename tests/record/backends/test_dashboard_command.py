@@ -158,3 +158,13 @@ def test_the_verb_is_registered():
     from cc_hooks.cli import verb_names
 
     assert "dashboard" in verb_names()
+
+
+def test_migrate_into_jira_keeps_the_dates(git_repo, jira):
+    (git_repo / "next_steps.md").write_text(FILE_DASHBOARD)
+    declare(git_repo, "Dashboard: file next_steps.md", f'[dashboard.jira]\nurl = "{jira.url}"\n')
+    ok(git_repo, "migrate", "--to", "jira", "PROJ", "--apply")
+    assert "Dashboard: jira PROJ" in (git_repo / "CLAUDE.md").read_text()
+    shown = json.loads(ok(git_repo, "show", "--json"))
+    assert shown["state"]["date"] == "2026-11-24"
+    assert [(q["date"], q["text"]) for q in shown["queued"]] == [("2026-11-21", "PROJ-2 Add the tokenizer"), ("2026-11-22", "PROJ-3 Write the user guide")]

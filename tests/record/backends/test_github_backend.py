@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import time
 
 import pytest
@@ -262,3 +263,26 @@ def test_a_bad_locator_is_one_clear_line(git_repo, github):
     read = get_backend("github", git_repo, "not-a-repo").read()
     assert "the locator must be OWNER/REPO" in messages(read, UNREAD_RULE)[0]
     assert github.requests == []
+
+
+def test_without_the_variable_the_token_comes_from_gh(gh_repo, github, monkeypatch, tmp_path):
+    """`gh auth token --hostname HOST` stands in for an unset GITHUB_TOKEN (a real `gh` is not needed)."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    gh = bin_dir / "gh"
+    gh.write_text(f'#!/bin/sh\n[ "$1 $2 $3 $4" = "auth token --hostname 127.0.0.1" ] && echo {GITHUB_TOKEN} && exit 0\nexit 1\n')
+    gh.chmod(0o755)
+    monkeypatch.delenv("GITHUB_TOKEN")
+    monkeypatch.setenv("PATH", f"{bin_dir}:{os.environ['PATH']}")
+    seed(github)
+    assert backend(gh_repo).read().exists
+    assert github.requests[0].headers["authorization"] == f"Bearer {GITHUB_TOKEN}"
+    (gh_repo / ".cc-hooks.toml").write_text(f'[dashboard.github]\napi_url = "{github.url}"\nuse_gh_cli = false\n')
+    assert "HTTP 401" in messages(backend(gh_repo).read(), STALE_RULE)[0]  # not asked when turned off
+
+
+def test_403_without_rate_limit_headers_is_a_permission_error(gh_repo, github):
+    github.fail_with(403, {"message": "Resource not accessible by integration"})
+    message = messages(backend(gh_repo).read(), UNREAD_RULE)[0]
+    assert "HTTP 403 forbidden: Resource not accessible by integration" in message and "set GITHUB_TOKEN" in message
+    assert "rate limited" not in message
