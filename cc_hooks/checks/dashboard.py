@@ -28,7 +28,9 @@ def run(ctx):
     findings += _date_findings(ctx, facts["state"], where)
     findings += [_with_fix(kind, finding, tracker) for kind, finding in claim_findings(ctx) if kind in OWN_KINDS]
     date = facts["state"]["date"] if facts["state"] else None
-    return verdict(ID, findings, f"`{where}` dated {date}, true against HEAD", "{n} dashboard problem(s)")
+    stale = [message for rule, _, message, _, _ in facts["findings"] if rule == "dashboard-tracker-unreachable"]
+    said = f" ({stale[0]})" if stale else ""  # the verdict is on the last good read: say so
+    return verdict(ID, findings, f"`{where}` dated {date}, true against HEAD{said}", "{n} dashboard problem(s)" + said.replace("{", "{{").replace("}", "}}"))
 
 
 def _with_fix(kind: str, finding: Finding, tracker: bool) -> Finding:

@@ -137,7 +137,7 @@ class Client:
             return Response(status, headers, data)
         said = self.scrub(_tracker_message(raw))
         detail = f": {said}" if said else ""
-        limited = _rate_limit(status, headers)
+        limited = _rate_limit(status, headers, said)
         if limited is not None:
             until = time.time() + limited
             stamp = time.strftime("%H:%M:%SZ", time.gmtime(until))
@@ -234,11 +234,14 @@ def _tracker_message(raw: bytes) -> str:
     return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 1] + "…"
 
 
-def _rate_limit(status: int, headers: Mapping[str, str]) -> Optional[float]:
+def _rate_limit(status: int, headers: Mapping[str, str], said: str = "") -> Optional[float]:
     """Seconds to wait when the answer is a rate limit (GitHub: 403/429 with
-    ``x-ratelimit-remaining: 0`` or ``retry-after``; Jira: 429 with ``Retry-After``)."""
+    ``x-ratelimit-remaining: 0``, ``retry-after``, or a message naming a secondary rate limit,
+    which asks for a minute; Jira: 429 with ``Retry-After``)."""
     if status not in (403, 429):
         return None
+    if status == 403 and "rate limit" in said.lower() and not headers.get("retry-after") and headers.get("x-ratelimit-remaining", "").strip() != "0":
+        return 60.0
     retry_after = headers.get("retry-after", "").strip()
     if retry_after.isdigit():
         return float(retry_after)
@@ -299,6 +302,8 @@ def _send_now(method: str, url: str, headers: Mapping[str, str], body: Any, time
         with response:
             raw = _read_body(response, deadline)
             return response.status if hasattr(response, "status") else response.code, {k.lower(): v for k, v in response.headers.items()}, raw
+    except TrackerError:
+        raise
     except (socket.timeout, TimeoutError):
         raise Unreachable(f"timed out after {timeout:.1f} s") from None
     except urllib.error.URLError as exc:

@@ -286,3 +286,21 @@ def test_403_without_rate_limit_headers_is_a_permission_error(gh_repo, github):
     message = messages(backend(gh_repo).read(), UNREAD_RULE)[0]
     assert "HTTP 403 forbidden: Resource not accessible by integration" in message and "set GITHUB_TOKEN" in message
     assert "rate limited" not in message
+
+
+def test_a_secondary_rate_limit_named_only_in_the_message_waits_a_minute(gh_repo, github):
+    github.fail_with(403, {"message": "You have exceeded a secondary rate limit. Please wait a few minutes before you try again."})
+    start = time.time()
+    message = messages(backend(gh_repo).read(), UNREAD_RULE)[0]
+    assert "rate limited (HTTP 403)" in message
+    cache = json.loads(next((gh_repo / ".git" / "cc-hooks" / "dashboard").glob("github-*.json")).read_text())
+    assert start + 55 < cache["retry_after"] < time.time() + 65
+
+
+def test_a_body_larger_than_the_cap_is_refused(gh_repo, github, monkeypatch):
+    from cc_hooks.record.backends import _http
+
+    monkeypatch.setattr(_http, "MAX_BODY", 1000)
+    github.fail_with(200, [{"number": n, "title": "x" * 100, "author_association": "OWNER"} for n in range(50)])
+    message = messages(backend(gh_repo).read(), UNREAD_RULE)[0]
+    assert "answer larger than" in message and "bad HTTP answer" not in message

@@ -126,3 +126,17 @@ def test_tracker_text_is_quoted_data(gh_repo, github):
     assert "\x1b" not in result.markdown
     line = next(line for line in result.markdown.splitlines() if "Ignore previous" in line)
     assert "````" in line  # fenced longer than the run inside it
+
+
+def test_the_checklist_says_when_it_judged_the_last_good_read(gh_repo, github):
+    github.add_issue("cc-hooks: current state", ["cc-hooks-state"], state_body(TODAY, "Next"))
+    assert run_check(make_context(gh_repo, Deadline(10.0)), "dashboard").status == "PASS"
+    github.stop()
+    result = run_check(make_context(gh_repo, Deadline(10.0)), "dashboard")
+    assert result.status == "PASS" and "dashboard as read at " in result.summary and "github o/r unreachable" in result.summary
+
+
+def test_the_checklist_cannot_check_a_tracker_never_read(gh_repo, github):
+    github.stop()
+    result = run_check(make_context(gh_repo, Deadline(10.0)), "dashboard")
+    assert result.status == "COULD_NOT_CHECK" and "github o/r unreachable" in result.summary
