@@ -109,9 +109,6 @@ class TrackerBackend:
         configured = self.config.dashboard.timeout_seconds
         return configured if timeout is None else max(0.05, min(configured, timeout))
 
-    def deadline(self, timeout: Optional[float]) -> float:
-        return time.monotonic() + self.timeout(timeout)
-
     # --- the contract ---------------------------------------------------------------------
 
     def read(self, timeout: Optional[float] = None) -> "DashboardRead":
@@ -150,9 +147,18 @@ class TrackerBackend:
         return read
 
     def read_live(self, timeout: Optional[float] = None) -> tuple["DashboardRead", Snapshot]:
-        """One read that raises ``TrackerError`` (the CLI's, and every write's first step)."""
+        """One read that raises ``TrackerError`` (the CLI's, and every write's first step), with
+        the CLI's time budget by default; a remembered rate limit is respected here too."""
         _PROCESS_READS.clear()
-        snapshot = self.fetch(self.client(self.timeout(timeout)))
+        until = (self._load_cache() or {}).get("retry_after") or 0
+        if until > time.time():
+            stamp = time.strftime("%H:%M:%SZ", time.gmtime(until))
+            raise RateLimited(f"rate limited; not retrying before {stamp}", None, until)
+        try:
+            snapshot = self.fetch(self.client(self.timeout_for_cli() if timeout is None else timeout))
+        except RateLimited as exc:
+            self._save_cache(self._load_cache(), retry_after=exc.until)
+            raise
         read = self.to_read(snapshot)
         self._save_cache({"read": _read_to_dict(read)})
         return read, snapshot
@@ -170,7 +176,7 @@ class TrackerBackend:
         _, snapshot = self._live_for_write()
         client = self._write_client()
         self.write_state(client, snapshot.state_key, body)
-        return self.read_live()[0].state
+        return self._live_for_write()[0].state
 
     def queue(self, text: str, date: Optional[str] = None) -> "QueueItem":
         from cc_hooks.record.backends.file import _checked_date, _one_line, _strip_bullet
@@ -199,7 +205,7 @@ class TrackerBackend:
 
     def _live_for_write(self):
         try:
-            return self.read_live(self.timeout_for_cli())
+            return self.read_live()
         except TrackerError as exc:
             raise DashboardError(f"{self.display}: {self.reason(exc)}") from None
 

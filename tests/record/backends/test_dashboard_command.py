@@ -168,3 +168,21 @@ def test_migrate_into_jira_keeps_the_dates(git_repo, jira):
     shown = json.loads(ok(git_repo, "show", "--json"))
     assert shown["state"]["date"] == "2026-11-24"
     assert [(q["date"], q["text"]) for q in shown["queued"]] == [("2026-11-21", "PROJ-2 Add the tokenizer"), ("2026-11-22", "PROJ-3 Write the user guide")]
+
+
+def test_the_cli_waits_longer_than_a_hook(gh_repo, github):
+    (gh_repo / ".cc-hooks.toml").write_text(f'[dashboard]\ntimeout_seconds = 0.3\n[dashboard.github]\napi_url = "{github.url}"\n')
+    github.add_issue("Slow item", ["cc-hooks-queue"])
+    github.delay = 0.8
+    assert "Slow item" in ok(gh_repo, "show")
+
+
+def test_the_cli_respects_a_remembered_rate_limit(gh_repo, github):
+    github.add_issue("Item", ["cc-hooks-queue"])
+    ok(gh_repo, "show")
+    github.rate_limit_secondary(seconds=600)
+    assert cli(gh_repo, "show").returncode == 1
+    count = len(github.requests)
+    proc = cli(gh_repo, "show")
+    assert proc.returncode == 1 and "not retrying before" in proc.stderr and "Item" in proc.stdout
+    assert len(github.requests) == count
