@@ -112,6 +112,42 @@ class GuardRunnerConfig(_Section):
 GUARD_RUNNER_KEYS = ("python", "command")
 
 
+DEFAULT_TRUSTED_ASSOCIATIONS = ["OWNER", "MEMBER", "COLLABORATOR"]
+
+
+class GitHubDashboardConfig(_Section):
+    """`Dashboard: github OWNER/REPO`: where the API is and which issues count."""
+
+    api_url: str = Field(default="https://api.github.com", description="GitHub Enterprise: https://HOST/api/v3.")
+    token_env: str = Field(default="GITHUB_TOKEN", description="The variable holding the token; unset: `gh auth token`.")
+    use_gh_cli: bool = Field(default=True, description="Ask `gh auth token` when the variable is unset.")
+    state_label: str = "cc-hooks-state"
+    queue_label: str = "cc-hooks-queue"
+    trusted_associations: list[str] = Field(
+        default_factory=lambda: list(DEFAULT_TRUSTED_ASSOCIATIONS),
+        description="author_association values whose issues count (anyone can open an issue on a public repository).",
+    )
+
+
+class JiraDashboardConfig(_Section):
+    """`Dashboard: jira PROJ`: a Jira Cloud site, basic auth with an email and an API token."""
+
+    url: Optional[str] = Field(default=None, description="https://<site>.atlassian.net (required).")
+    email_env: str = "JIRA_EMAIL"
+    token_env: str = "JIRA_API_TOKEN"
+    state_label: str = "cc-hooks-state"
+    queue_label: str = "cc-hooks-queue"
+    issue_type: str = Field(default="Task", description="The issue type `queue` and `update` create.")
+
+
+class DashboardConfig(_Section):
+    """Tracker dashboards: one read never outlasts `timeout_seconds` (a hook's budget is small)."""
+
+    timeout_seconds: float = Field(default=2.0, gt=0, le=60)
+    github: GitHubDashboardConfig = Field(default_factory=GitHubDashboardConfig)
+    jira: JiraDashboardConfig = Field(default_factory=JiraDashboardConfig)
+
+
 class Config(_Section):
     record: RecordConfig = Field(default_factory=RecordConfig)
     trailers: TrailersConfig = Field(default_factory=TrailersConfig)
@@ -119,6 +155,7 @@ class Config(_Section):
     probes: dict[str, ProbeConfig] = Field(default_factory=dict)
     guards: dict[str, GuardConfig] = Field(default_factory=dict)
     guard_runner: GuardRunnerConfig = Field(default_factory=GuardRunnerConfig, json_schema_extra={"toml_table": "guards"})
+    dashboard: DashboardConfig = Field(default_factory=DashboardConfig)
 
     @model_validator(mode="before")
     @classmethod

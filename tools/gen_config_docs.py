@@ -54,7 +54,9 @@ def bounds(field) -> str:
     return f" ({', '.join(found)})" if found else ""
 
 
-def field_line(name: str, field) -> str:
+def field_line(name: str, field, title: str = "") -> str:
+    if hasattr(field.annotation, "model_fields"):  # a nested table, documented in its own section
+        return f"- `{name}`: table, see `[{title}.{name}]` below."
     line = f"- `{name}`: {type_name(field.annotation)}{bounds(field)}"
     if field.is_required():
         line += ", **required**"
@@ -71,7 +73,11 @@ def section(title: str, model, note: str = "") -> list:
         lines += [doc, ""]
     if note:
         lines += [note, ""]
-    return lines + [field_line(n, f) for n, f in model.model_fields.items()] + [""]
+    lines += [field_line(n, f, title) for n, f in model.model_fields.items()] + [""]
+    for name, field in model.model_fields.items():
+        if hasattr(field.annotation, "model_fields"):
+            lines += section(f"{title}.{name}", field.annotation)
+    return lines
 
 
 def render() -> str:

@@ -16,14 +16,42 @@ def run(ctx):
     facts = dashboard_facts(ctx)
     if isinstance(facts, str):
         return could_not_check(ID, facts)
-    where = ctx.declaration[0].locator
+    declaration = ctx.declaration[0]
+    tracker = declaration.backend != "file"
+    where = f"{declaration.backend} {declaration.locator}" if tracker else declaration.locator
     if not facts["exists"]:
+        unread = [message for _, _, message, _, _ in facts["findings"]]
+        if tracker:
+            return could_not_check(ID, unread[0] if unread else f"the dashboard `{where}` could not be read")
         return verdict(ID, [Finding(f"the dashboard `{where}` does not exist (`cc-hooks init` creates it)", file=where)], "", "no dashboard")
     findings = [Finding(message, file=file, line=line) for _, severity, message, file, line in facts["findings"] if severity == "error"]
     findings += _date_findings(ctx, facts["state"], where)
-    findings += [finding for kind, finding in claim_findings(ctx) if kind in OWN_KINDS]
+    findings += [_with_fix(kind, finding, tracker) for kind, finding in claim_findings(ctx) if kind in OWN_KINDS]
     date = facts["state"]["date"] if facts["state"] else None
-    return verdict(ID, findings, f"`{where}` dated {date}, true against HEAD", "{n} dashboard problem(s)")
+    stale = [message for rule, _, message, _, _ in facts["findings"] if rule == "dashboard-tracker-unreachable"]
+    said = f" ({stale[0]})" if stale else ""  # the verdict is on the last good read: say so
+    return verdict(ID, findings, f"`{where}` dated {date}, true against HEAD{said}", "{n} dashboard problem(s)" + said.replace("{", "{{").replace("}", "}}"))
+
+
+def _with_fix(kind: str, finding: Finding, tracker: bool) -> Finding:
+    """A queued item whose work landed gets the command that closes it (the board reconciliation)."""
+    if kind != "queue" or not finding.claim or "landed" not in finding.message:
+        return finding
+    item = _item_selector(finding, tracker)
+    if item:
+        finding.command = f"cc-hooks dashboard close {item}"
+        finding.message += f"; fix: `{finding.command}`"
+    return finding
+
+
+def _item_selector(finding: Finding, tracker: bool) -> str:
+    """A tracker item's key (its text starts with it), or a file item's line."""
+    if not tracker:
+        return str(finding.line) if finding.line else ""
+    key = (finding.claim or "").split(" ", 1)[0]
+    import re
+
+    return key if re.fullmatch(r"#\d+|[A-Z][A-Z0-9_]*-\d+", key) else ""
 
 
 def _date_findings(ctx, state: dict | None, where: str) -> list[Finding]:

@@ -46,6 +46,29 @@ def facts_of(read) -> dict:
     }
 
 
+TRACKER_MARGIN = 0.5  # seconds of a hook's budget kept for verifying and rendering after a tracker read
+
+
+def tracker_facts(backend, remaining: Optional[float] = None) -> tuple[Optional[dict], str, list[str]]:
+    """(facts of a tracker dashboard, or None when it could not be read at all; its name; the
+    report's notes about the read). ``remaining``: the caller's budget, in seconds; the read
+    gets at most that less a margin, and never more than the configured timeout."""
+    from cc_hooks.record.backends._tracker import STALE_RULE, UNREAD_RULE
+    from cc_hooks.report import quote
+
+    timeout = None if remaining is None else max(0.1, remaining - TRACKER_MARGIN)
+    read = backend.read(timeout=timeout)
+    facts = facts_of(read)
+    notes = []
+    for rule, severity, message, _, _ in facts["findings"]:
+        if rule in (STALE_RULE, UNREAD_RULE):
+            said, _, reason = message.partition(" unreachable: ")
+            notes.append(f"{said} unreachable: {quote(reason)}.")
+        elif severity != "info":
+            notes.append(f"Dashboard problem: {quote(message)}")
+    return (facts if read.exists else None), read.locator, notes[:4]
+
+
 def state_date(facts: dict) -> Optional[str]:
     return facts["state"]["date"] if facts["state"] else None
 

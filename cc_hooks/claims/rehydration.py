@@ -82,7 +82,7 @@ def build_rehydration(
 
     repo_root = Path(repo_root)
     budget = getattr(getattr(config, "hooks", None), "budget_chars", report.DEFAULT_BUDGET)
-    facts, locator, found = _read_dashboard(repo_root, config)
+    facts, locator, found = _read_dashboard(repo_root, config, deadline)
     notes = list(notes) + found
     debt = report.debt_lines(capture_debt)
     if facts is None:
@@ -139,7 +139,7 @@ def build_rehydration(
     )
 
 
-def _read_dashboard(root: Path, config):
+def _read_dashboard(root: Path, config, deadline=None):
     """(facts of the dashboard, or None when there is none to check; locator; notes).
 
     The facts (``cc_hooks.claims.dashboard``) are remembered by the file's bytes.
@@ -156,9 +156,9 @@ def _read_dashboard(root: Path, config):
     except DashboardError as exc:
         return None, None, [f"The dashboard could not be opened: {quote(str(exc))}."]
     if declaration.backend != "file":
-        return None, f"{declaration.backend} {declaration.locator}", [
-            f"The dashboard is declared as {quote(declaration.backend)}, which a hook cannot read offline; its claims are unchecked."
-        ]
+        from cc_hooks.claims.dashboard import tracker_facts
+
+        return tracker_facts(backend, deadline.remaining() if deadline is not None else None)
     data, failed = backend.read_bytes()
     facts = facts_of(failed) if failed is not None else remembered_facts(state_dir(root), declaration.locator, data)
     problems = [message for rule, severity, message, _, _ in facts["findings"] if severity != "info" and rule != "dashboard-missing"]

@@ -452,18 +452,7 @@ def render_config(config) -> str:
             continue
         out.append("")
         if isinstance(value, BaseModel):
-            comment = SECTION_COMMENTS.get(name) or (type(value).__doc__ or "").strip()
-            out += _comment(comment)
-            out.append(f"[{name}]")
-            for key, sub in type(value).model_fields.items():
-                item = value.model_dump(mode="json", include={key})
-                if item.get(key) is None:
-                    continue
-                out += _comment(sub.description or "")
-                out.append(tomli_w.dumps(item).rstrip("\n"))
-            extra = {k: v for k, v in (value.model_extra or {}).items() if v is not None}
-            if extra:
-                out.append(tomli_w.dumps(extra).rstrip("\n"))
+            out += _table(name, value, SECTION_COMMENTS.get(name))
         elif isinstance(value, dict) and not value:
             out += _comment("\n".join(EXAMPLES.get(name, [field.description or name])))
         else:
@@ -471,6 +460,30 @@ def render_config(config) -> str:
             out += _comment(field.description or "")
             out.append(tomli_w.dumps(dumped).rstrip("\n"))
     return "\n".join(out) + "\n"
+
+
+def _table(title: str, value, comment=None) -> list[str]:
+    """One ``[title]`` table, then its nested tables as ``[title.key]`` (``[dashboard.github]``)."""
+    import tomli_w
+    from pydantic import BaseModel
+
+    out = _comment(comment or (type(value).__doc__ or "").strip()) + [f"[{title}]"]
+    nested = []
+    for key, sub in type(value).model_fields.items():
+        if isinstance(getattr(value, key), BaseModel):
+            nested.append(key)
+            continue
+        item = value.model_dump(mode="json", include={key})
+        if item.get(key) is None:
+            continue
+        out += _comment(sub.description or "")
+        out.append(tomli_w.dumps(item).rstrip("\n"))
+    extra = {k: v for k, v in (value.model_extra or {}).items() if v is not None}
+    if extra:
+        out.append(tomli_w.dumps(extra).rstrip("\n"))
+    for key in nested:
+        out += [""] + _table(f"{title}.{key}", getattr(value, key))
+    return out
 
 
 def _comment(text: str) -> list[str]:

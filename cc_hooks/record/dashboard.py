@@ -7,9 +7,11 @@ ignored CLAUDE.md is reported (a fresh clone loses it: the gitignore trap).
 
 Backends: one module per backend in ``cc_hooks.record.backends``, named after
 the backend, defining ``Backend(root, locator)`` with the four operations of
-the contract (read, queue, update, close). Nothing here knows a backend's
-format; the shapes they exchange are defined in ``dashboard_read`` and
-available from here.
+the contract (read, queue, update, close); the registry is the package itself
+(``available_backends``), so a new backend is one new module. Tracker backends
+(``github``, ``jira``) share ``backends._tracker`` and ``backends._http``.
+Nothing here knows a backend's format; the shapes they exchange are defined in
+``dashboard_read`` and available from here.
 """
 
 from __future__ import annotations
@@ -66,8 +68,9 @@ class Backend(Protocol):
     def update(self, resume_point: str, claims: Sequence[str], date: Optional[str] = None) -> StateBlock:
         """Rewrite the current state with a fresh date."""
 
-    def close(self, item: Union[int, str], date: Optional[str] = None) -> QueueItem:
-        """Mark an item done (by line number or a unique piece of its text)."""
+    def close(self, item: Union[int, str], date: Optional[str] = None, commits: Sequence[str] = ()) -> QueueItem:
+        """Mark an item done (by line number, tracker key, or a unique piece of its text), naming the
+        commit(s) that landed it."""
 
 
 # --- registry ------------------------------------------------------------------

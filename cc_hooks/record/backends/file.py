@@ -286,14 +286,18 @@ class Backend:
         self._save(lines)
         return next(item for item in self.read().queued if item.line == number)
 
-    def close(self, item: Union[int, str], date: Optional[str] = None) -> QueueItem:
+    def close(self, item: Union[int, str], date: Optional[str] = None, commits: Sequence[str] = ()) -> QueueItem:
         lines = self._load()
         if lines is None:
             raise DashboardError(f"{self.locator} does not exist")
         target = _select(parse_lines(lines, self.locator).queued, item)
         raw = lines.raw[target.line - 1]
         prefix = _BULLET_PREFIX_RE.match(raw).group(1)
-        lines.raw[target.line - 1] = prefix + "DONE " + raw[len(prefix):]
+        body = raw[len(prefix):]
+        if commits:  # the queue verifier takes a DONE item naming its commit as done by it
+            text = body.rstrip("\r\n")
+            body = text + ", landed in " + ", ".join(f"`{c}`" for c in commits) + body[len(text):]
+        lines.raw[target.line - 1] = prefix + "DONE " + body
         self._save(lines)
         return next(i for i in self.read().queued if i.line == target.line)
 
