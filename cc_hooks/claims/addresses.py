@@ -31,7 +31,7 @@ KNOWN_EXTENSIONS = frozenset(
     rs go java kt kts scala swift m mm rb php pl lua r js mjs cjs ts tsx jsx vue svelte css scss sass less
     html htm xml svg ex exs erl hrl heex eex leex clj cljs edn hs ml mli fs fsx cs vb dart zig nim sql
     proto graphql gql tf hcl dockerfile mk cmake gradle csv tsv ipynb tex bib adoc org env conf service
-    nix el vim patch diff""".split()
+    nix el vim patch diff log""".split()
 )
 _STOP_NAMES = frozenset(
     "a an the this that it its is was are to and or of in on at for with from not no main's branch branches".split()
@@ -60,6 +60,12 @@ _BRANCH_CUE_RE = re.compile(
 )
 _ON_CUE_RE = re.compile(r"\b(?:on|from|into)\s*$", re.IGNORECASE)
 _COMMON_BRANCHES = frozenset("main master develop dev trunk next stable".split())
+_BARE_FILES = frozenset(
+    "Makefile GNUmakefile Dockerfile Containerfile Procfile Gemfile Rakefile Justfile Vagrantfile Pipfile "
+    "LICENSE LICENCE COPYING NOTICE AUTHORS CODEOWNERS CONTRIBUTING README CHANGELOG CHANGES".split()
+)
+_HEX_WORDS = frozenset("dead beef cafe face fade bead deaf feed babe bade abbe added faded decade facade accede deface efface beaded".split())
+_SHORT_SHA_CUE_RE = re.compile(r"\b(?:is|in|at|was|fix(?:ed)?\s+in|landed\s+in|commit|sha)\s*$", re.IGNORECASE)
 _PLAIN_BRANCH_RE = re.compile(
     r"\b(?:branch|(?:merged?|rebased?|landed|pushed)\s+(?:in)?to|onto) (?![\s`])([A-Za-z0-9][\w./-]*[\w/-]|[A-Za-z0-9])",
     re.IGNORECASE,
@@ -89,12 +95,18 @@ def _classify_span(token: str, before: str) -> Optional[Address]:
         return Address(SHA, token.lower())
     if _SHORT_HEX_RE.fullmatch(token) and (_mixed(token) or _SHA_CUE_RE.search(before)):
         return Address(SHA, token.lower())
+    if _SHORT_HEX_RE.fullmatch(token) and token.lower() not in _HEX_WORDS and token.islower() and _SHORT_SHA_CUE_RE.search(before):
+        return Address(SHA, token)
+    if token.rsplit("/", 1)[-1] in _BARE_FILES:
+        return Address(PATH, token)
     if re.fullmatch(r"#\d{1,7}", token):
         return Address(REF, token)
     if _KEY_RE.fullmatch(token) and token.split("-")[0] not in _NOT_KEYS:
         return Address(REF, token)
     if _BRANCH_CUE_RE.search(before):
         return Address(BRANCH, token) if _is_ref_name(token) else None
+    if token in _COMMON_BRANCHES:
+        return Address(NAME, token)
     path = parse_path(token)
     if path is None:
         return None

@@ -55,7 +55,7 @@ _NEXT_HEADING_RE = re.compile(
 _NAME = r"(`?)([A-Za-z0-9][\w./+-]*[\w/+-]|[A-Za-z0-9])`?"  # (tick, name)
 # "merged into `main`", "merged `fix/x` into `main`": (verb, tick, target)
 _MERGED_RE = re.compile(
-    rf"\b(not\s+(?:yet\s+)?merged|unmerged|merged)\s+(?:`[^`\s]+`\s+)?(?:in)?to\s+{_NAME}", re.IGNORECASE
+    rf"\b(not\s+(?:yet\s+|been\s+)*merged|never\s+(?:been\s+)?merged|unmerged|merged)\s+(?:`[^`\s]+`\s+)?(?:in)?to\s+{_NAME}", re.IGNORECASE
 )
 _BRANCH_AT_RE = re.compile(
     rf"\b(?:branch|tag)\s+{_NAME}\s+(?:is\s+(?:now\s+|still\s+)?)?(?:at|@|points\s+(?:to|at))\s+(?:commit\s+)?`?([0-9a-fA-F]{{4,40}})`?", re.IGNORECASE
@@ -70,7 +70,8 @@ _DIRTY_RE = re.compile(
     r"local\s+(?:un\w+\s+)?changes)\b",
     re.IGNORECASE,
 )
-_UNPUSHED_RE = re.compile(r"\b(?:not\s+(?:yet\s+)?pushed|(?<!\bno\s)(?:unpushed|un-pushed))\b", re.IGNORECASE)
+_UNPUSHED_RE = re.compile(r"\b(?:(?:not|never)\s+(?:yet\s+|been\s+)?pushed|(?<!\bno\s)(?:unpushed|un-pushed))\b", re.IGNORECASE)
+_NO_UNPUSHED_RE = re.compile(r"\bno\s+(?:unpushed|un-pushed|local-only)\s+commits?\b|\bnothing\s+(?:left\s+)?to\s+push\b", re.IGNORECASE)
 _NO_DIRT_RE = re.compile(r"\bno\s+(?:uncommitted|unstaged|local)\s+(?:changes|modifications|edits)\b", re.IGNORECASE)
 _PUSHED_RE = re.compile(r"\bpushed\b(?!\s+(?:only\s+)?(?:the\s+first|the\s+earlier|one\s+of|some\s+of|part\s+of|\w+\s+of\s+them))", re.IGNORECASE)
 _STAGED_RE = re.compile(
@@ -141,7 +142,7 @@ def git_assertions(text: str) -> list[Assertion]:
         found.append(Assertion("clean"))
     if _UNPUSHED_RE.search(text):
         found.append(Assertion("pushed", negated=True))
-    elif _PUSHED_RE.search(text):
+    elif _PUSHED_RE.search(text) or _NO_UNPUSHED_RE.search(text):
         found.append(Assertion("pushed"))
     if _NOT_STAGED_RE.search(text):
         found.append(Assertion("staged", negated=True))

@@ -42,9 +42,12 @@ class Assertion:
     negated: bool = False
     target: Optional[str] = None  # merge target / branch name
     sha: Optional[str] = None  # for branch_at
+    detail: Optional[str] = None  # what else it names: the code name a file "contains", the other ref of "same_tip"
 
     def to_dict(self) -> dict:
         data = {"what": self.what, "negated": self.negated}
+        if self.detail:
+            data["detail"] = self.detail
         if self.target:
             data["target"] = self.target
         if self.sha:
@@ -80,7 +83,7 @@ class Claim:
             "text": self.text, "kind": self.kind, "source": self.source, "line": self.line, "section": self.section,
             "date": self.date, "done": self.done, "intent": self.intent,
             "addresses": [[a.kind, a.value, a.line, a.end_line, a.quoted] for a in self.addresses],
-            "assertions": [[a.what, a.negated, a.target, a.sha] for a in self.assertions],
+            "assertions": [[a.what, a.negated, a.target, a.sha, a.detail] for a in self.assertions],
         }
 
     @classmethod
@@ -89,7 +92,7 @@ class Claim:
         return cls(
             **fields,
             addresses=[Address(kind, value, line, end, quoted) for kind, value, line, end, quoted in data["addresses"]],
-            assertions=[Assertion(what, negated, target, sha) for what, negated, target, sha in data["assertions"]],
+            assertions=[Assertion(*fields) for fields in data["assertions"]],
         )
 
     def add(self, subject: str, verdict: str, evidence: str, by: str = "") -> None:

@@ -77,12 +77,24 @@ _HEAD_AT_RES = [
     re.compile(rf"\b(?:checked\s+out\s+at)\s+(?:commit\s+)?{_SHA}()", re.I),
     re.compile(rf"\bHEAD\s+is\s+(?:now\s+|still\s+)?{_SHA}()", re.I),
 ]
+_HEAD_ON_RE = re.compile(
+    r"\b(?:we(?:'re|\s+are)|I(?:'m|\s+am)|HEAD\s+is|the\s+checkout\s+is)\s+(?:now\s+|currently\s+|still\s+)?on\s+(?:branch\s+)?`([A-Za-z0-9][\w./+-]*)`(?!\s+at\b)", re.I
+)
 _DETACHED_RE = re.compile(rf"\b(?:HEAD\s+is\s+)?detached\s+(?:HEAD\s+)?(?:at|@)\s+(?:commit\s+)?{_SHA}", re.I)
 _HEAD_ON_AT_RE = re.compile(
     rf"\b(?:we(?:'re|\s+are)|I(?:'m|\s+am)|currently|HEAD\s+is)\s+(?:now\s+|currently\s+|still\s+)?on\s+(?:branch\s+)?{_REF}\s+at\s+(?:commit\s+)?{_SHA}", re.I
 )
 _NAMED_BRANCH_AT_RE = re.compile(
     rf"(?:^|[\s(])(?:the\s+tip\s+of\s+)?`([A-Za-z0-9][\w./+-]*)`(?:'s\s+tip)?\s+(?:is\s+(?:now\s+|still\s+)?(?:at\s+)?|@\s*|points\s+(?:to|at)\s+|at\s+)(?:commit\s+)?{_SHA}", re.I
+)
+_REFNAME = r"`?([A-Za-z0-9][\w./+-]*[\w+-])`?"
+_NOT_ON_RES = (
+    re.compile(rf"\bnot\s+(?:yet\s+|been\s+|in\s+|on\s+)*(?:pulled|merged|landed|cherry-picked|backported|in|on|part\s+of)\s+(?:in(?:to)?\s+|to\s+|on\s+)?(?:the\s+|our\s+)?(?:local\s+)?{_REFNAME}", re.I),
+    re.compile(rf"{_REFNAME}\s+(?:still\s+)?(?:lacks|doesn't\s+have|does\s+not\s+have|is\s+missing|misses)\b", re.I),
+)
+_ONLY_ON_RE = re.compile(rf"\bonly\s+(?:on|in)\s+(?:the\s+)?{_REFNAME}", re.I)
+_UP_TO_DATE_RE = re.compile(
+    rf"{_REFNAME}\s+(?:is\s+)?(?:up\s+to\s+date|in\s+sync|even|identical|level)\s+(?:with|to)\s+{_REFNAME}", re.I
 )
 _PLAIN_REACH_RE = re.compile(
     r"\b(?:on|in|into|to)\s+(?:the\s+|our\s+)?(?:local\s+)?`?(main|master|trunk|develop|HEAD|this\s+branch|the\s+current\s+branch)\b`?(?!\s*[/.-]\w)", re.I
@@ -104,7 +116,8 @@ _GENERIC = frozenset(
         code repo repository tree file files line lines test tests testing part first last final earlier later previous
         go went gone see look now there thing things our my its current currently today yesterday finally already
         real actual proper properly simple small big one two three check checked verify verified confirm confirmed
-        resume resumed continue continued start started since ago june july august september october november
+        resume resumed continue continued start started came come comes went since lack lacks lacked pull pulled
+        yet only still local ago june july august september october november
         december january february march april may week month year everybody everyone cites cited claimed
         claim first reads read copied copies points point tag tags detached bisecting bisect took"""
     )
@@ -119,7 +132,8 @@ def statements(text: str, addresses: list[Address]) -> list[Assertion]:
     head_shas = set()
     for sha, branch in head_positions(text):
         found.append(Assertion("head_at", target=branch, sha=sha))
-        head_shas.add(sha)
+        if sha:
+            head_shas.add(sha)
     found.extend(_gone(text, addresses))
     found.extend(changes(text, addresses))
     tip_shas = {a.sha for a in found if a.sha} | {sha for _, sha in named_branch_tips(text)}
@@ -130,6 +144,16 @@ def statements(text: str, addresses: list[Address]) -> list[Assertion]:
             if topic:
                 found.append(Assertion("about", target=topic, sha=sha))
     if shas:
+        for match in _NOT_ON_RES[0].finditer(text):
+            found.append(Assertion("reachable", negated=True, target=match.group(1)))
+        for match in _NOT_ON_RES[1].finditer(text):
+            found.append(Assertion("reachable", negated=True, target=match.group(1)))
+        for match in _ONLY_ON_RE.finditer(text):
+            found.append(Assertion("reachable", target=match.group(1)))
+    for match in _UP_TO_DATE_RE.finditer(text):
+        found.append(Assertion("same_tip", target=match.group(1), sha=match.group(2)))
+    found.extend(contents(text, addresses))
+    if shas and not any(a.what == "reachable" for a in found):
         for match in _PLAIN_REACH_RE.finditer(text):
             name = " ".join(match.group(1).split())
             target = "HEAD" if name.lower() in ("head", "this branch", "the current branch") else name
@@ -160,14 +184,39 @@ def changes(text: str, addresses: list[Address]) -> list[Assertion]:
     return found
 
 
-def head_positions(text: str) -> list[tuple[str, Optional[str]]]:
-    """(sha, branch or None) of each "HEAD is at S [on B]" statement."""
+_CONTAINS_RE = re.compile(
+    r"`(?P<path>[^`\s]+)`\s+(?P<neg>no\s+longer\s+|(?:does\s*n[o']t|doesn't|does\s+not|never)\s+|still\s+|now\s+|also\s+)?"
+    r"(?P<verb>sets?|defines?|calls?|uses?|imports?|contains?|mentions?|has|have|exports?|references?|declares?|raises?|returns?)\s+"
+    r"(?:the\s+|a\s+|an\s+)?`(?P<name>[^`\n]{2,80})`",
+    re.I,
+)
+
+
+def contents(text: str, addresses: list[Address]) -> list[Assertion]:
+    """"`settings.py` no longer sets `CURRENCY`": whether the file at HEAD has the text."""
+    paths = {a.value for a in addresses if a.kind == PATH and a.line is None}
+    found = []
+    for match in _CONTAINS_RE.finditer(text):
+        if match.group("path") in paths:
+            neg = (match.group("neg") or "").strip().lower()
+            negated = bool(neg) and not neg.startswith(("still", "now", "also"))
+            name = re.sub(r"\(.*\)$", "", match.group("name")).strip()  # `open()` -> open
+            if len(name) >= 2:
+                found.append(Assertion("contains", negated=negated, target=match.group("path"), detail=name))
+    return found
+
+
+def head_positions(text: str) -> list[tuple[Optional[str], Optional[str]]]:
+    """(sha or None, branch or None) of each "HEAD is at S [on B]" / "we are on B" statement."""
     found = []
     for pattern in _HEAD_AT_RES:
         for match in pattern.finditer(text):
             found.append((match.group(1).lower(), (match.group(2) or None) if match.lastindex and match.lastindex >= 2 else None))
     for match in _HEAD_ON_AT_RE.finditer(text):
         found.append((match.group(2).lower(), match.group(1)))
+    for match in _HEAD_ON_RE.finditer(text):
+        if not any(branch == match.group(1) for _, branch in found):
+            found.append((None, match.group(1)))
     for match in _DETACHED_RE.finditer(text):
         found = [f for f in found if f[0] != match.group(1).lower()]
         found.append((match.group(1).lower(), DETACHED))

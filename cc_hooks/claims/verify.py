@@ -1,7 +1,7 @@
 """Verify any list of claims within a deadline.
 
 Verifiers run in a fixed order, each once for all the claims it applies to
-(git, attribution, paths, queue, position, then external probes, the slowest), after one
+(git, attribution, paths, contents, queue, position, then external probes, the slowest), after one
 ``cat-file`` looked up every object name any of them needs. When the
 deadline passes, every claim a verifier did not get to is UNVERIFIED("time
 budget"); when git fails, UNVERIFIED with git's message. Nothing is VERIFIED
@@ -13,11 +13,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Optional
 
-from cc_hooks.claims import verify_attribution, verify_external, verify_git, verify_paths, verify_position, verify_queue
+from cc_hooks.claims import verify_attribution, verify_contents, verify_external, verify_git, verify_paths, verify_position, verify_queue
 from cc_hooks.claims.context import BudgetExhausted, VerifyContext
 from cc_hooks.claims.model import FUTURE_WORK, NO_ADDRESS, TIME_BUDGET, UNVERIFIED, Claim
 
-VERIFIERS = (verify_git, verify_attribution, verify_paths, verify_queue, verify_position, verify_external)
+VERIFIERS = (verify_git, verify_attribution, verify_paths, verify_contents, verify_queue, verify_position, verify_external)
 
 
 def verify_claims(

@@ -84,7 +84,7 @@ def verify(ctx: VerifyContext, claims: list[Claim]) -> None:
             continue
         if history is None:
             history = _history(ctx)
-        other = _better(assertion.target or "", history, sha)
+        other = _better(assertion.target or "", history, sha, _code_names(ctx, claim))
         if other is not None:
             claim.add(f"work of {assertion.sha}", CONTRADICTED, f'{label} is not about {_shown(assertion.target)}; {other[0][:7]} "{other[1]}" is', NAME)
         elif verdict == CONTRADICTED:
@@ -145,14 +145,17 @@ def _history(ctx: VerifyContext) -> list[tuple[str, str, frozenset]]:
     return rows
 
 
-def _better(topic: str, history, named: str):
-    """The newest commit whose subject clearly does the work ``topic`` describes (none when several
-    unrelated ones tie: then nothing is clear)."""
+def _better(topic: str, history, named: str, names: list[str] = ()):
+    """The newest commit whose subject clearly does the work ``topic`` describes: most of its words,
+    or half of them and every code name it gives."""
     wanted = topic.split()
     if len(wanted) < 2:
         return None
     for sha, subject, words in history:
-        if sha != named and clearly_matches(wanted, words, ratio=0.75) and not _BOOKKEEPING.match(subject):
+        if sha == named or _BOOKKEEPING.match(subject):
+            continue
+        with_names = names and all(n.lower() in subject.lower() for n in names)
+        if clearly_matches(wanted, words, ratio=0.5 if with_names else 0.75):
             return sha, subject
     return None
 

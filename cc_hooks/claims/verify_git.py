@@ -80,6 +80,8 @@ def _plan(ctx: VerifyContext, claim: Claim, commits: dict[str, str]) -> _Plan:
     elif shas:
         plan.sha_target, plan.strict = _sha_target(ctx, claim, plan.subject_refs)
         plan.ancestry.extend((plan.sha_target[0], sha) for sha in shas)
+        for ref in _not_on(ctx, claim):
+            plan.ancestry.extend((ref.refname, sha) for sha in shas)
     for assertion in claim.assertions:
         if assertion.what == "branch_at" and assertion.sha in commits:
             ref = ctx.resolve_ref(assertion.target or "")
@@ -90,9 +92,19 @@ def _plan(ctx: VerifyContext, claim: Claim, commits: dict[str, str]) -> _Plan:
     return plan
 
 
+def _not_on(ctx: VerifyContext, claim: Claim) -> list[Ref]:
+    """Refs the sentence says its commits are not on ("not pulled into `main` yet", "`main` lacks it")."""
+    refs = (ctx.resolve_ref(a.target or "") for a in claim.assertions if a.what == "reachable" and a.negated)
+    return [r for r in refs if r is not None]
+
+
 def _subject_branches(ctx: VerifyContext, claim: Claim) -> list[Ref]:
-    """Refs the claim is about (named branches that are not merge targets)."""
-    targets = {a.target for a in claim.assertions if a.what == "merged"}
+    """Refs the claim is about (named branches that are not merge targets or places it is not on);
+    a place the sentence puts its commits ("only on `origin/1.x`") comes first."""
+    targets = {a.target for a in claim.assertions if a.what == "merged" or (a.what == "reachable" and a.negated)}
+    targets |= {a.target for a in claim.assertions if a.what == "same_tip"} | {a.sha for a in claim.assertions if a.what == "same_tip"}
+    placed = [ctx.resolve_ref(a.target or "") for a in claim.assertions if a.what == "reachable" and not a.negated]
+    first = [r for r in placed if r is not None]
     refs = []
     for address in claim.addresses_of(addr.BRANCH, addr.NAME):
         if address.value in targets:
@@ -100,7 +112,7 @@ def _subject_branches(ctx: VerifyContext, claim: Claim) -> list[Ref]:
         ref = ctx.resolve_ref(address.value)
         if ref is not None and ref not in refs:
             refs.append(ref)
-    return refs
+    return first + [r for r in refs if r not in first]
 
 
 def _is_tip_claim(claim: Claim, sha: str) -> bool:
@@ -119,7 +131,7 @@ def _sha_target(ctx: VerifyContext, claim: Claim, subject_refs: list[Ref]) -> tu
         upstream = ctx.status().upstream
         if upstream:
             return (f"refs/remotes/{upstream}", upstream), True
-    reach = next((a.target for a in claim.assertions if a.what == "reachable"), None)
+    reach = next((a.target for a in claim.assertions if a.what == "reachable" and not a.negated), None)
     if reach and reach != "HEAD":
         ref = ctx.resolve_ref(reach)
         if ref is not None:
@@ -156,6 +168,14 @@ def _judge(ctx, claim, plan, objects, commits, outside, subjects) -> None:
                 _judge_elsewhere(ctx, sha, full, title, where, add)
         elif not plan.merge_targets:
             add(f"commit {sha}", VERIFIED, f"{title} exists")
+    for ref in _not_on(ctx, claim):
+        for address in claim.addresses_of(addr.SHA):
+            full = commits.get(address.value)
+            if full is None or _is_tip_claim(claim, address.value):
+                continue
+            on = full not in outside.get(ref.refname, set())
+            fact = f"{address.value} {'is' if on else 'is not'} on {ref.short}"
+            add(f"commit {address.value} not on {ref.short}", CONTRADICTED if on else VERIFIED, fact)
     gone = {a.target for a in claim.assertions if a.what == "gone"}
     for ref_name in claim.addresses_of(addr.BRANCH):
         if any(a.what == "branch_at" and a.target == ref_name.value for a in claim.assertions):
@@ -185,7 +205,9 @@ def _judge(ctx, claim, plan, objects, commits, outside, subjects) -> None:
 
 def _judge_assertion(ctx, claim, plan, assertion, commits, outside, subjects, add) -> None:
     what = assertion.what
-    if what == "head_at":
+    if what == "same_tip":
+        _judge_same_tip(ctx, assertion, add)
+    elif what == "head_at":
         _judge_head_at(ctx, assertion, commits, outside, add)
     elif what == "branch_at":
         _judge_branch_at(ctx, assertion, commits, outside, add)
@@ -233,6 +255,12 @@ def _judge_head_at(ctx, assertion, commits, outside, add) -> None:
     sha, branch = assertion.sha or "", assertion.target
     status = ctx.status()
     full = commits.get(sha)
+    if not sha:
+        if status.branch is not None and _same_branch(ctx, status.branch, branch or ""):
+            add("HEAD", VERIFIED, f"HEAD is on branch {status.branch}")
+        else:
+            add("HEAD", CONTRADICTED, f"HEAD is {'on branch ' + status.branch if status.branch else 'detached'}, not on {branch}")
+        return
     if status.oid is None:
         add("HEAD", CONTRADICTED, "HEAD has no commits yet")
         return
@@ -254,6 +282,18 @@ def _judge_head_at(ctx, assertion, commits, outside, add) -> None:
         add("HEAD", CONTRADICTED, f"HEAD is at {sha} but on {'branch ' + status.branch if status.branch else 'no branch (detached)'}, not {branch}")
     else:
         add("HEAD", VERIFIED, f"HEAD is at {sha}" + (f" on {status.branch}" if branch else ""))
+
+
+def _judge_same_tip(ctx, assertion, add) -> None:
+    """"`main` is up to date with `origin/main`": the two refs name the same commit."""
+    a, b = ctx.resolve_ref(assertion.target or ""), ctx.resolve_ref(assertion.sha or "")
+    if a is None or b is None:
+        missing = assertion.target if a is None else assertion.sha
+        add(f"{assertion.target} = {assertion.sha}", CONTRADICTED, f"no branch, tag or remote branch named {missing}")
+    elif a.sha == b.sha:
+        add(f"{a.short} = {b.short}", VERIFIED, f"{a.short} and {b.short} are both at {a.sha[:7]}")
+    else:
+        add(f"{a.short} = {b.short}", CONTRADICTED, f"{a.short} is at {_titled(a.sha[:7], a.subject)}, {b.short} at {_titled(b.sha[:7], b.subject)}")
 
 
 def _same_branch(ctx, current: Optional[str], named: str) -> bool:

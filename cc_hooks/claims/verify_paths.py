@@ -220,10 +220,12 @@ def _judge(ctx, claim, address, relative, obj, ignored, line_counts, elsewhere=(
         if address.kind == addr.NAME and claim.merged_away(address.value):
             claim.add(label, UNVERIFIED, f"no branch or path named {address.value} now; a merged branch is often deleted", NAME)
             return
-        if address.kind == addr.NAME:
+        if address.kind == addr.NAME and not in_tree:
             fact = f"no branch, tag or path named {address.value} at HEAD"
         elif in_tree:
-            fact = f"{relative} is in the work tree but not committed at HEAD"
+            # It exists, so the sentence is not false; but nothing committed backs it.
+            claim.add(label, UNVERIFIED, f"{relative} is in the work tree but not committed at HEAD", NAME)
+            return
         else:
             fact = f"{relative} does not exist at HEAD (deleted or never committed)"
         claim.add(label, CONTRADICTED, fact, NAME)

@@ -25,7 +25,8 @@ EARLIER_RATIO = 1.0  # an entry older than the state block settles it only when 
 _CUE_WORDS = set(
     significant_words(
         "awaiting waiting blocked pending user users owner ruling rulings decision decisions answer approval review input "
-        "confirmation go-ahead sign-off question questions phrase plan resume point"
+        "confirmation go-ahead sign-off question questions phrase plan resume point maintainer maintainers team lead "
+        "reviewer reviewers manager client customer product"
     )
 )
 _TOPIC_RE = re.compile(r"\b(?:on|about|for|regarding|re|whether|of)\s+(.+)$", re.IGNORECASE)

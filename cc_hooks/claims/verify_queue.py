@@ -149,7 +149,7 @@ def _judge_named(ctx: VerifyContext, claim: Claim, date: str, commits: list[Comm
         if len(wanted) < 2 or _share(wanted, commit.words) >= 0.5:
             claim.add("queue item", VERIFIED, f"done: landed in {_describe(ctx, commit)}", NAME)
             return
-        other = _by_words(wanted, commits, date, exclude=commit.sha)
+        other = _by_words(wanted, commits, date, exclude=commit.sha, text=_work_text(claim))
         if other is not None:
             claim.add("queue item", CONTRADICTED, f'{sha} is "{commit.subject}", not this work; it landed in {_describe(ctx, other)}', NAME)
         else:
@@ -173,7 +173,7 @@ def find_landing(claim: Claim, commits: list[Commit], since: str = "") -> Option
     work = [pair for pair in referencing if not pair[0].bookkeeping]
     if work:
         return work[0][0], f"{work[0][1]} referenced in"
-    commit = _by_words(wanted, commits, since)
+    commit = _by_words(wanted, commits, since, text=_work_text(claim))
     if commit is not None:
         return commit, "matched by"
     if referencing:
@@ -187,13 +187,16 @@ def _same_kind(wanted: list[str], commit: Commit) -> bool:
     return not kinds or bool(kinds & commit.words)
 
 
-def _contrasted(wanted: list[str], commit: Commit) -> bool:
-    """The same phrase with one word swapped ("custom block rules" / "custom inline rules"): other work."""
-    theirs = item_words(commit.subject)
-    return len(wanted) >= 3 and len(theirs) == len(wanted) and len(set(wanted) ^ theirs) == 2
+def _contrasted(claim_text: str, commit: Commit) -> bool:
+    """The same phrase with one word swapped in place ("custom block rules" / "custom inline rules"): other work."""
+    mine = significant_words(_VERSION_RE.sub(" ", claim_text))
+    theirs = significant_words(_VERSION_RE.sub(" ", commit.subject))
+    if len(mine) != len(theirs) or len(mine) < 3:
+        return False
+    return sum(1 for a, b in zip(mine, theirs) if a != b) == 1
 
 
-def _by_words(wanted: list[str], commits: list[Commit], since: str, exclude: str = "") -> Optional[Commit]:
+def _by_words(wanted: list[str], commits: list[Commit], since: str, exclude: str = "", text: str = "") -> Optional[Commit]:
     if len(wanted) < 2:
         return None
     found = []
@@ -201,7 +204,7 @@ def _by_words(wanted: list[str], commits: list[Commit], since: str, exclude: str
         if commit.sha == exclude:
             continue
         hits, share = overlap(wanted, commit.words)
-        if hits >= 2 and share >= (AFTER_RATIO if commit.date >= since else BEFORE_RATIO) and _same_kind(wanted, commit) and not _contrasted(wanted, commit):
+        if hits >= 2 and share >= (AFTER_RATIO if commit.date >= since else BEFORE_RATIO) and _same_kind(wanted, commit) and not (text and _contrasted(text, commit)):
             found.append((commit.bookkeeping, -share, commit))
     if not found:
         return None

@@ -20,7 +20,8 @@ STOP_WORDS = frozenset(
     item items task tasks work todo wip step steps""".split()
 )
 _EXTERNAL_RE = re.compile(
-    r"\b(?:deploy(?:ed|s|ment)?|re-?deployed|released?|staging|production|prod|CI|pipeline|"
+    r"\b(?:deploy(?:ed|s|ment)?|re-?deployed|released\s+(?:to|on|as)|(?:is|are|was|were|got|been)\s+released|"
+    r"release\s+(?:is|was)\s+(?:out|live|published)|staging|production|prod|CI|pipeline|"
     r"(?:tests?|suite|build|checks?|lint|credo|dialyzer|mypy)\s+(?:all\s+)?(?:pass(?:es|ed|ing)?|green|red|fail(?:s|ed|ing)?|clean)|"
     r"all\s+\d*\s*tests?\s+pass(?:ed)?|published|PR\s*#?\d+|pull\s+request|"
     r"(?:server|service|app|worker|daemon|job|container|pod|cluster|site|instance)s?\s+(?:is\s+|are\s+)?(?:running|runs|up|down|live|healthy))\b",

@@ -243,3 +243,44 @@ def test_a_commit_said_to_change_a_path_is_checked_against_its_paths(clone):
     assert clone.check(f"`{views}` touched `src/db.py` only.").verdict == VERIFIED
     backport = clone.shas["backport"][:7]
     assert clone.check(f"`src/db.py` was changed in `{backport}`.").verdict == CONTRADICTED
+
+
+def test_a_commit_said_not_to_be_on_a_branch(clone):
+    backport = clone.shas["backport"][:7]
+    assert clone.check(f"`{backport}` has not been merged into `main` yet.").verdict == VERIFIED
+    assert clone.check(f"`{backport}` is only on `origin/3.x`, so `main` still lacks it.").verdict == VERIFIED
+    claim = clone.check(f"`{clone.shas['views'][:7]}` has not been pulled into `main` yet.")
+    assert claim.verdict == CONTRADICTED and "is on main" in claim.evidence
+
+
+def test_two_refs_said_to_be_in_sync(clone):
+    assert clone.check("Local `main` is up to date with `origin/main`.").verdict == VERIFIED
+    clone.commit("Local work", {"local.txt": "x\n"})
+    claim = clone.check("Local `main` is up to date with `origin/main`.")
+    assert claim.verdict == CONTRADICTED and "origin/main at" in claim.evidence
+
+
+def test_what_a_file_contains(clone):
+    assert clone.check("`src/db.py` defines `delete_where`.").verdict == VERIFIED
+    assert clone.check("`src/db.py` no longer calls `open_transaction()`.").verdict == VERIFIED
+    claim = clone.check("`src/db.py` no longer defines `rows_where`.")
+    assert claim.verdict == CONTRADICTED and "has `rows_where`" in claim.evidence
+
+
+def test_a_path_on_the_branch_the_sentence_names(clone):
+    assert clone.check("`src/tui.py` on `origin/trogon` holds the TUI.").verdict == VERIFIED
+    claim = clone.check("`src/missing.py` on `origin/trogon` holds the TUI.")
+    assert claim.verdict == CONTRADICTED
+
+
+def test_an_untracked_file_exists_but_is_not_backed_by_a_commit(clone):
+    (clone.path / "bisect.log").write_text("good\n")
+    claim = clone.check("The bisect steps are logged in `bisect.log`.")
+    assert claim.verdict == UNVERIFIED and "not committed" in claim.evidence
+
+
+def test_which_branch_we_are_on(clone):
+    assert clone.check("We are on branch `main` for the bisect.").verdict == VERIFIED
+    clone.git("checkout", "-q", "--detach", "HEAD")
+    claim = clone.check("We are on branch `main` for the bisect.")
+    assert claim.verdict == CONTRADICTED and "detached" in claim.evidence

@@ -22,7 +22,7 @@ def test_line_in_range_both_ways(repo):
 def test_untracked_file_is_not_at_head(repo):
     repo.write("notes.md", "draft\n")
     claim = repo.check("Wrote `notes.md`.")
-    assert claim.verdict == CONTRADICTED and "in the work tree but not committed" in claim.evidence
+    assert claim.verdict == UNVERIFIED and "in the work tree but not committed" in claim.evidence  # true, but unbacked
 
 
 def test_committed_but_ignored_path_is_contradicted(repo):
