@@ -123,7 +123,7 @@ _GENERIC = frozenset(
     )
 ) | {"fix", "landed", "land"}
 _TOPIC_SPLIT_RE = re.compile(r";|\.\s|\s[—–]\s|,\s+(?:and|but|while|so|then|which|since|after)\s|\s(?:but|while|whereas|because|although|though)\s", re.I)
-_IDENT_RE = re.compile(r"`([A-Za-z_][\w.]*)(?:\(\))?`|\b([a-z]+_[a-z0-9_]+|[a-z]+[A-Z]\w+|[A-Z][a-z]+[A-Z]\w+)\b")
+_IDENT_RE = re.compile(r"`([A-Za-z_][\w.]*)(?:\([^`]*\))?`|\b([a-z]+_[a-z0-9_]+|[a-z]+[A-Z]\w+|[A-Z][a-z]+[A-Z]\w+)\b")
 
 
 def statements(text: str, addresses: list[Address]) -> list[Assertion]:
@@ -164,7 +164,7 @@ def statements(text: str, addresses: list[Address]) -> list[Assertion]:
 
 _CHANGE_VERBS = r"(?:added|adds|created|creates|introduced|introduces|changed|changes|touched|touches|modified|modifies|edited|edits|updated|updates|rewrote|rewrites)"
 _SHA_CHANGED_RE = re.compile(rf"`([0-9a-fA-F]{{4,40}})`\s+(?:also\s+|only\s+|just\s+)?{_CHANGE_VERBS}\b(?P<rest>(?:[^;.]|\.(?!\s|$))*)", re.I)
-_PATH_CHANGED_IN_RE = re.compile(rf"(?P<paths>(?:`[^`]+`(?:,\s*|\s+and\s+)?)+)\s+(?:was|were)\s+(?:added|created|introduced|changed|touched|modified|edited|updated)\s+(?:only\s+)?in\s+`([0-9a-fA-F]{{4,40}})`", re.I)
+_PATH_CHANGED_IN_RE = re.compile(rf"(?P<paths>(?:`[^`]+`(?:,\s*|\s+and\s+)?)+)(?:\s+(?:was|were)|[^.;`]{{0,40}},)\s+(?:added|created|introduced|changed|touched|modified|edited|updated)\s+(?:only\s+)?in\s+`([0-9a-fA-F]{{4,40}})`", re.I)
 
 
 def changes(text: str, addresses: list[Address]) -> list[Assertion]:
@@ -287,13 +287,36 @@ def _position_in(clause: str, address: Address) -> Optional[int]:
     return None
 
 
+_AUTHOR_BEFORE_RE = re.compile(
+    r"(?:\b(?:landed|fixed|added|introduced|implemented|came|went|done|committed|shipped|resolved|addressed|handled|"
+    r"made|changed|removed|deleted|dropped|split|moved|renamed|refactored|rewritten|rewrote|merged|solved|closed|"
+    r"enabled|disabled|switched|bumped|deprecated|restored|reworked|updated|optimi[sz]ed)\s+(?:[\w'-]+\s+){0,4}?(?:in|as|with|by|via)|"
+    r"\b(?:is|was|are|were)|\bfix(?:es)?\s*(?:is|was|:)|\bcommit)\s*(?:commit\s+)?$",
+    re.I,
+)
+_AUTHOR_AFTER_RE = re.compile(
+    r"^\s*(?:\([^)]*\)\s*)?(?:also\s+|first\s+|finally\s+)?(?:fixed|fixes|adds|added|introduced|introduces|implements|implemented|"
+    r"removes|removed|deletes|deleted|drops|dropped|makes|made|does|did|changed|changes|moved|moves|renamed|renames|"
+    r"refactored|refactors|enables|enabled|disables|disabled|deprecates|deprecated|is\s+the|was\s+the|has\s+the|"
+    r"(?:is|was)\s+where|(?:is|was)\s+(?:a|an|our|my)\b|"
+    r"brings|brought|lands|landed|solves|solved|closes|closed|replaces|replaced|updates|updated)\b",
+    re.I,
+)
+
+
 def _is_authored(text: str, sha: str) -> bool:
-    """The sentence says ``sha`` did something (not "reverted S", "rebased onto S", "HEAD is at S")."""
+    """The sentence says ``sha`` did the work it describes ("landed in S", "the X fix is S", "S fixed X"),
+    not that S is a point of reference ("reverted S", "rebased onto S", "marking S good", "blamed S")."""
     index = text.lower().find(sha)
     if index < 0:
         return False
     before = text[:index].rstrip("` ")
-    return _NOT_AUTHOR_RE.search(before) is None
+    after = text[index + len(sha):].lstrip("`")
+    if re.search(r"\bnot\s+(?:the\s+)?(?:\w+\s+)?$", before, re.I):
+        return False  # "..., not the reformat `S`"
+    if _NOT_AUTHOR_RE.search(before) is not None:
+        return False
+    return _AUTHOR_BEFORE_RE.search(before) is not None or _AUTHOR_AFTER_RE.match(after) is not None
 
 
 def topic_of(text: str, addresses: list[Address], sha: Optional[str] = None) -> str:

@@ -69,7 +69,7 @@ def verify(ctx: VerifyContext, claims: list[Claim]) -> None:
             sha = full.get(assertion.sha or "")
             if sha is None or sha not in texts:
                 continue  # the git verifier reports the missing commit
-            verdict = _about(assertion.target or "", _code_names(ctx, claim), texts[sha])
+            verdict = _about(assertion.target or "", _code_names(ctx, claim), texts[sha], paths=_paths(claim))
             pending.append((claim, assertion, sha, verdict))
     doubtful = {sha for _, _, sha, verdict in pending if verdict != VERIFIED}
     diffs = ctx.commit_texts(doubtful, diff=True) if doubtful else {}
@@ -77,7 +77,7 @@ def verify(ctx: VerifyContext, claims: list[Claim]) -> None:
     for claim, assertion, sha, verdict in pending:
         text = texts[sha]
         if verdict != VERIFIED and sha in diffs:
-            verdict = _about(assertion.target or "", _code_names(ctx, claim), diffs[sha], with_diff=True)
+            verdict = _about(assertion.target or "", _code_names(ctx, claim), diffs[sha], with_diff=True, paths=_paths(claim))
         label = f'{(assertion.sha or "")} "{_subject(text)}"'
         if verdict == VERIFIED:
             claim.add(f"work of {assertion.sha}", VERIFIED, f"{label} is about {_shown(assertion.target)}", NAME)
@@ -100,7 +100,13 @@ def _code_names(ctx: VerifyContext, claim: Claim) -> list[str]:
     return [n for n in identifiers(claim.text) if n not in named and ctx.resolve_ref(n) is None]
 
 
-def _about(topic: str, names: list[str], commit: CommitText, with_diff: bool = False) -> str:
+def _paths(claim: Claim) -> list[str]:
+    from cc_hooks.claims.address import PATH
+
+    return [a.value for a in claim.addresses_of(PATH)]
+
+
+def _about(topic: str, names: list[str], commit: CommitText, with_diff: bool = False, paths: list[str] = ()) -> str:
     """VERIFIED when the commit is about ``topic``; CONTRADICTED when it clearly is not (a code name the
     sentence gives is nowhere in its complete diff); UNVERIFIED otherwise."""
     wanted = topic.split()
@@ -114,6 +120,9 @@ def _about(topic: str, names: list[str], commit: CommitText, with_diff: bool = F
     said = sum(1 for word in wanted if word in message_words)  # the message, not only the paths, must say it
     if _bookkeeping(commit) and not any(word in _RELEASE_WORDS for word in wanted):
         return UNVERIFIED  # a release or merge lists work; it is not where the work was done
+    if paths and any(p.rstrip("/") in commit.paths or any(c.startswith(p.rstrip("/") + "/") for c in commit.paths) for p in paths):
+        if not names or len(names_found) == len(names):
+            return VERIFIED  # it changed the file the sentence names
     if names and len(names_found) == len(names) and (said >= 1 or not wanted):
         return VERIFIED
     if not names and wanted and said >= 1 and hits >= max(1, math.ceil(len(wanted) * 0.5)):

@@ -34,8 +34,11 @@ class ProbeResult:
     evidence: str
 
 
+_REQUEST_RE = re.compile(r"\b(?:the\s+)?(?:user|owner|maintainer|client|customer|team|they|he|she)\s+(?:asked|asks|wants|wanted|requested|prefers|preferred)\b", re.I)
+
+
 def applies(claim: Claim) -> bool:
-    return bool(claim.addresses_of(addr.PROBE)) or _unprobed_statement(claim)
+    return bool(claim.addresses_of(addr.PROBE)) or _unprobed_statement(claim) or bool(claim.addresses and _REQUEST_RE.search(claim.text))
 
 
 def _unprobed_statement(claim: Claim) -> bool:
@@ -53,6 +56,8 @@ def verify(ctx: VerifyContext, claims: list[Claim]) -> None:
     for claim in claims:
         if _unprobed_statement(claim):
             claim.add("external state", UNVERIFIED, "external state with no probe named in the claim", NAME)
+        elif claim.addresses and _REQUEST_RE.search(claim.text):
+            claim.add("request", UNVERIFIED, "what someone asked for or wants is not a state git or a probe can check", NAME)
     if not probed:
         return
     names = sorted({a.value for c in probed for a in c.addresses_of(addr.PROBE)})

@@ -166,6 +166,11 @@ def _judge_gone(ctx, claim, address, relative, obj, sha, removals) -> None:
         claim.add(label, CONTRADICTED, f"{relative} is not at HEAD, but {sha} did not remove it{elsewhere}", NAME)
 
 
+def _says_uncommitted(claim: Claim) -> bool:
+    """The sentence itself says its files are not committed ("dirty", "untracked", "uncommitted")."""
+    return any(a.what == "clean" and a.negated for a in claim.assertions) or "untracked" in claim.text.lower()
+
+
 def assertion_absent_only(claim: Claim, value: str) -> bool:
     """The sentence says the path does not exist ("there is no `x`"), not that it was removed."""
     return any(a.what == "gone" and a.target == value and a.negated for a in claim.assertions)
@@ -222,6 +227,9 @@ def _judge(ctx, claim, address, relative, obj, ignored, line_counts, elsewhere=(
             return
         if address.kind == addr.NAME and not in_tree:
             fact = f"no branch, tag or path named {address.value} at HEAD"
+        elif in_tree and _says_uncommitted(claim):
+            claim.add(label, VERIFIED, f"{relative} is in the work tree and not committed", NAME)
+            return
         elif in_tree:
             # It exists, so the sentence is not false; but nothing committed backs it.
             claim.add(label, UNVERIFIED, f"{relative} is in the work tree but not committed at HEAD", NAME)

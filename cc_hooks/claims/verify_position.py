@@ -65,10 +65,15 @@ def key_words(text: str) -> list[str]:
     """What the position is about: the words after "ruling on", else the claim's own words."""
     match = _TOPIC_RE.search(text)
     topic = match.group(1) if match else text
-    words = [w for w in significant_words(topic) if w not in _CUE_WORDS]
+    words = [w for w in significant_words(topic) if w not in _CUE_WORDS] + _versions(topic)
     if not words and match:
-        words = [w for w in significant_words(text) if w not in _CUE_WORDS]
+        words = [w for w in significant_words(text) if w not in _CUE_WORDS] + _versions(text)
     return words
+
+
+def _versions(text: str) -> list[str]:
+    """"Python 3.9", "v1.4": version numbers name what a ruling is about as much as words do."""
+    return list(dict.fromkeys(re.findall(r"(?<![\w.])v?(\d+(?:\.\d+)+)(?![\w.]*\w)", text)))
 
 
 def _judge(ctx: VerifyContext, claim: Claim, date: str, entries) -> None:
@@ -78,8 +83,8 @@ def _judge(ctx: VerifyContext, claim: Claim, date: str, entries) -> None:
         return
     later = [e for e in entries if e.date and e.date >= date]
     earlier = [e for e in entries if e.date and e.date < date]
-    settled = [e for e in later if clearly_matches(words, f"{e.title} {e.decision or ''}")]
-    settled += [e for e in earlier if clearly_matches(words, f"{e.title} {e.decision or ''}", ratio=EARLIER_RATIO)]
+    settled = [e for e in later if clearly_matches(words, _entry_words(e))]
+    settled += [e for e in earlier if clearly_matches(words, _entry_words(e), ratio=EARLIER_RATIO)]
     for entry in settled[:1]:
         if True:
             quote = f"## {entry.heading}" + (f" / Decision: {entry.decision}" if entry.decision else "")
@@ -96,6 +101,11 @@ def _judge(ctx: VerifyContext, claim: Claim, date: str, entries) -> None:
         f"no {_ledger_name(ctx)} entry settles it ({len(later)} dated {date} or later, {len(earlier)} earlier)",
         NAME,
     )
+
+
+def _entry_words(entry: Entry) -> set[str]:
+    text = f"{entry.title} {entry.decision or ''}"
+    return set(significant_words(text)) | set(_versions(text))
 
 
 def _ledger_name(ctx: VerifyContext) -> str:

@@ -37,8 +37,8 @@ def failures(outcomes) -> list[str]:
 
 # What the suite holds the code to today: a ratchet, tightened as verdicts improve and never loosened,
 # until it reaches the bar above (issue 15 stays open until then; bench/accuracy.py reports the bar).
-# Measured at the commit that set them: 4 false VERIFIED, 0 false CONTRADICTED, 0 not found, 367/390.
-HELD_MAX_FALSE_VERIFIED = 4
+# Measured at the commit that set them: 2 false VERIFIED, 0 false CONTRADICTED, 0 not found, 377/390.
+HELD_MAX_FALSE_VERIFIED = 2
 HELD_MAX_FALSE_CONTRADICTED = 0
 HELD_MAX_NOT_FOUND = 0
-HELD_MIN_CORRECT_SHARE = 0.94
+HELD_MIN_CORRECT_SHARE = 0.965
