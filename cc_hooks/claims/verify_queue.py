@@ -33,6 +33,7 @@ NAME = "queue"
 MAX_COMMITS = 5000
 AFTER_RATIO = 0.6  # share of the item's words a commit dated on or after it must have
 BEFORE_RATIO = 0.75  # ... and one dated before it (the item repeats work already done)
+NEAR_RATIO = 0.6  # a pending item this close to a commit, older or not, is not called pending
 BODY_CHARS = 400
 DEFAULT_BRANCHES = ("refs/heads/main", "refs/heads/master", "refs/remotes/origin/main", "refs/remotes/origin/master")
 _VERSION_RE = re.compile(r"(?<![\w.])v?(\d+(?:\.\d+)+)(?![\w.]*\w)")
@@ -135,8 +136,24 @@ def _judge(ctx: VerifyContext, claim: Claim, date: str, commits: list[Commit], n
         else:
             claim.add("queue item", CONTRADICTED, f"landed: {landed}", NAME)
         return
+    near = None if claim.done else _near(sorted(item_words(_work_text(claim))), commits)
+    if near is not None:
+        commit, hits, total = near
+        claim.add("queue item", UNVERIFIED, f"possibly done already: {_describe(ctx, commit)} has {hits} of its {total} words", NAME)
+        return
     searched = f"no commit on HEAD references it or matches its words ({len(commits)} searched)"
     claim.add("queue item", UNVERIFIED if claim.done else VERIFIED, searched, NAME)
+
+
+def _near(wanted: list[str], commits: list[Commit]) -> Optional[tuple[Commit, int, int]]:
+    """A work commit with most (but not enough) of a pending item's words: too close to call it pending."""
+    best = None
+    for commit in commits:
+        hits, share = overlap(wanted, commit.words)
+        if hits >= 3 and share >= NEAR_RATIO and not commit.bookkeeping and _same_kind(wanted, commit):
+            if best is None or hits > best[1]:
+                best = (commit, hits, len(wanted))
+    return best
 
 
 def _judge_named(ctx: VerifyContext, claim: Claim, date: str, commits: list[Commit], named: dict[str, Commit]) -> None:

@@ -136,23 +136,23 @@ def test_corpus_size_and_coverage(corpus_run):
 
 def test_every_labeled_claim_is_found(corpus_run):
     missing = harness.not_found(corpus_run.outcomes)
-    assert len(missing) <= thresholds.HELD_MAX_NOT_FOUND, [f"{o.case}: {o.key}" for o in missing]
+    assert len(missing) <= thresholds.MAX_NOT_FOUND, [f"{o.case}: {o.key}" for o in missing]
 
 
 def test_no_false_verified(corpus_run):
     wrong = harness.false_verified(corpus_run.outcomes)
-    assert len(wrong) <= thresholds.HELD_MAX_FALSE_VERIFIED, _describe(wrong)
+    assert len(wrong) <= thresholds.MAX_FALSE_VERIFIED, _describe(wrong)
 
 
 def test_no_false_contradicted(corpus_run):
     wrong = harness.false_contradicted(corpus_run.outcomes)
-    assert len(wrong) <= thresholds.HELD_MAX_FALSE_CONTRADICTED, _describe(wrong)
+    assert len(wrong) <= thresholds.MAX_FALSE_CONTRADICTED, _describe(wrong)
 
 
 def test_correct_share_of_checkable_claims(corpus_run):
     correct, checkable = harness.accuracy(corpus_run.outcomes)
     wrong = [o for o in corpus_run.outcomes if o.checkable and not o.correct]
-    assert correct >= thresholds.HELD_MIN_CORRECT_SHARE * checkable, _describe(wrong)
+    assert correct >= thresholds.MIN_CORRECT_SHARE * checkable, _describe(wrong)
 
 
 def _describe(outcomes) -> str:

@@ -34,11 +34,3 @@ def failures(outcomes) -> list[str]:
         problems.append(f"{correct}/{checkable} checkable claims correct ({100 * correct / checkable:.1f}%), under {100 * MIN_CORRECT_SHARE:.0f}%")
     return problems
 
-
-# What the suite holds the code to today: a ratchet, tightened as verdicts improve and never loosened,
-# until it reaches the bar above (issue 15 stays open until then; bench/accuracy.py reports the bar).
-# Measured at the commit that set them: 2 false VERIFIED, 0 false CONTRADICTED, 0 not found, 377/390.
-HELD_MAX_FALSE_VERIFIED = 2
-HELD_MAX_FALSE_CONTRADICTED = 0
-HELD_MAX_NOT_FOUND = 0
-HELD_MIN_CORRECT_SHARE = 0.965

@@ -53,3 +53,11 @@ def test_done_item_naming_its_commit_is_done_by_it(repo):
     assert pending.verdict == VERIFIED  # naming a commit is not doing the work: still pending
     absent = repo.check("Ship it, landed in `deadbee1`.", section="queue", date="2026-11-29", done=True)
     assert absent.verdict == UNVERIFIED
+
+
+def test_a_pending_item_close_to_an_older_commit_is_not_called_pending(repo):
+    sha = repo.commit("Refill tokens based on elapsed time, not calls", date="2026-08-05")
+    claim = repo.check("Make refill use elapsed time instead of counting calls.", section="queue", date="2026-11-03")
+    assert claim.verdict == UNVERIFIED and f"possibly done already: {sha[:7]}" in claim.evidence
+    claim = repo.check("Add a lexer for the config language.", section="queue", date="2026-11-03")
+    assert claim.verdict == VERIFIED  # nothing close: pending
