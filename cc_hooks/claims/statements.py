@@ -57,6 +57,7 @@ _SWAP_RES = [
     (re.compile(r"(?P<new>`[^`]+`)\s*\(?(?:was\s+)?(?:renamed|moved|split\s+out)\s+from\s+(?P<old>`[^`]+`)", re.I), True),
     (re.compile(r"\b(?:dropped|removed|deleted|replaced|retired)\s+(?P<old>`[^`]+`)\s+(?:in\s+favou?r\s+of|for)\s+(?P<new>`[^`]+`)", re.I), True),
 ]
+_SWAP_RES.append((re.compile(r"\b(?:turned|converted|split)\s+(?P<old>`[^`]+`)\s+(?:up\s+)?into\b", re.I), True))
 # "(moved to `y`)": ``y`` is where it is now
 _NOW_AT_RE = re.compile(r"\b(?:moved|renamed|relocated)\s+(?:to|into|as)\s+(`[^`]+`)", re.I)
 _ABSENT_ONLY_RE = re.compile(
@@ -90,7 +91,7 @@ _NAMED_BRANCH_AT_RE = re.compile(
 _REFNAME = r"`?([A-Za-z0-9][\w./+-]*[\w+-])`?"
 _NOT_ON_RES = (
     re.compile(rf"\bnot\s+(?:yet\s+|been\s+|in\s+|on\s+)*(?:pulled|merged|landed|cherry-picked|backported|in|on|part\s+of)\s+(?:in(?:to)?\s+|to\s+|on\s+)?(?:the\s+|our\s+)?(?:local\s+)?{_REFNAME}", re.I),
-    re.compile(rf"{_REFNAME}\s+(?:still\s+)?(?:lacks|doesn't\s+have|does\s+not\s+have|is\s+missing|misses)\b", re.I),
+    re.compile(rf"{_REFNAME}\s+(?:exists\s+(?:but\s+|and\s+)?|still\s+)?(?:still\s+)?(?:lacks|doesn't\s+have|does\s+not\s+have|is\s+missing|misses)\b", re.I),
 )
 _ONLY_ON_RE = re.compile(rf"\bonly\s+(?:on|in)\s+(?:the\s+)?{_REFNAME}", re.I)
 _UP_TO_DATE_RE = re.compile(
@@ -237,7 +238,7 @@ def _gone(text: str, addresses: list[Address]) -> list[Assertion]:
     for pattern, _ in _SWAP_RES:
         for match in pattern.finditer(text):
             old = _address_in(match.group("old"), names)
-            new = _address_in(match.group("new"), names)
+            new = _address_in(match.group("new"), names) if "new" in pattern.groupindex else None
             if old is not None:
                 found.setdefault(old.value, Assertion("gone", target=old.value))
             if new is not None:

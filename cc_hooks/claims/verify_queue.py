@@ -33,6 +33,7 @@ NAME = "queue"
 MAX_COMMITS = 5000
 AFTER_RATIO = 0.6  # share of the item's words a commit dated on or after it must have
 BEFORE_RATIO = 0.75  # ... and one dated before it (the item repeats work already done)
+NAMED_RATIO = 0.5  # share enough when the subject has every code name the item gives
 NEAR_RATIO = 0.6  # a pending item this close to a commit, older or not, is not called pending
 BODY_CHARS = 400
 DEFAULT_BRANCHES = ("refs/heads/main", "refs/heads/master", "refs/remotes/origin/main", "refs/remotes/origin/master")
@@ -42,7 +43,12 @@ _BOOKKEEPING_RE = re.compile(
     r"merge\s+(?:pull\s+request|branch|remote-tracking|tag)|merged?\s+#\d+)|\b(?:release\s+notes|changelog|news\s+entry)\b",
     re.IGNORECASE,
 )
-_KIND_WORDS = frozenset(significant_words("test tests documentation docs document benchmark benchmarks typing types example examples"))
+_KIND_GROUPS = [
+    frozenset(significant_words(words))
+    for words in ("test tests testing", "documentation docs doc document documented", "benchmark benchmarks",
+                  "typing types typed stubs", "example examples")
+]
+_KIND_WORDS = frozenset().union(*_KIND_GROUPS)
 
 
 @dataclass
@@ -53,6 +59,7 @@ class Commit:
     body: str
     words: frozenset = frozenset()  # significant words and versions of the subject and the body's start
     source: str = ""  # the ref it was reached from
+    subject_words: frozenset = frozenset()
 
     @property
     def bookkeeping(self) -> bool:
@@ -97,7 +104,7 @@ def _history(ctx: VerifyContext) -> list[Commit]:
         parts = record.strip("\n").split("\x1f")
         if len(parts) == 5:
             sha, date, source, subject, body = parts
-            commits.append(Commit(sha, date, subject, body, item_words(subject + "\n" + body[:BODY_CHARS]), source))
+            commits.append(Commit(sha, date, subject, body, item_words(subject + "\n" + body[:BODY_CHARS]), source, item_words(subject)))
     return commits
 
 
@@ -119,7 +126,7 @@ def _named_commits(ctx: VerifyContext, claims: list[Claim]) -> dict[str, Commit]
         text = texts.get(sha)
         if text is not None:
             subject, _, body = text.message.partition("\n")
-            found[name] = Commit(sha, "", subject, body.strip(), item_words(text.message[: BODY_CHARS + len(subject)]))
+            found[name] = Commit(sha, "", subject, body.strip(), item_words(text.message[: BODY_CHARS + len(subject)]), "", item_words(subject))
     return found
 
 
@@ -166,7 +173,7 @@ def _judge_named(ctx: VerifyContext, claim: Claim, date: str, commits: list[Comm
         if len(wanted) < 2 or _share(wanted, commit.words) >= 0.5:
             claim.add("queue item", VERIFIED, f"done: landed in {_describe(ctx, commit)}", NAME)
             return
-        other = _by_words(wanted, commits, date, exclude=commit.sha, text=_work_text(claim))
+        other = _by_words(wanted, commits, date, exclude=commit.sha, text=claim.text)
         if other is not None:
             claim.add("queue item", CONTRADICTED, f'{sha} is "{commit.subject}", not this work; it landed in {_describe(ctx, other)}', NAME)
         else:
@@ -190,7 +197,7 @@ def find_landing(claim: Claim, commits: list[Commit], since: str = "") -> Option
     work = [pair for pair in referencing if not pair[0].bookkeeping]
     if work:
         return work[0][0], f"{work[0][1]} referenced in"
-    commit = _by_words(wanted, commits, since, text=_work_text(claim))
+    commit = _by_words(wanted, commits, since, text=claim.text)
     if commit is not None:
         return commit, "matched by"
     if referencing:
@@ -200,8 +207,8 @@ def find_landing(claim: Claim, commits: list[Commit], since: str = "") -> Option
 
 def _same_kind(wanted: list[str], commit: Commit) -> bool:
     """An item for tests (docs, benchmarks...) is not done by a commit that says nothing of them."""
-    kinds = _KIND_WORDS.intersection(wanted)
-    return not kinds or bool(kinds & commit.words)
+    groups = [group for group in _KIND_GROUPS if group.intersection(wanted)]
+    return all(group & commit.words for group in groups)
 
 
 def _contrasted(claim_text: str, commit: Commit) -> bool:
@@ -210,18 +217,33 @@ def _contrasted(claim_text: str, commit: Commit) -> bool:
     theirs = significant_words(_VERSION_RE.sub(" ", commit.subject))
     if len(mine) != len(theirs) or len(mine) < 3:
         return False
-    return sum(1 for a, b in zip(mine, theirs) if a != b) == 1
+    swapped = [(a, b) for a, b in zip(mine, theirs) if a != b]
+    return len(swapped) == 1 and not _same_root(*swapped[0])
+
+
+def _same_root(a: str, b: str) -> bool:
+    """"document" / "documentation": one word, two forms (what the crude stemmer leaves apart)."""
+    short, long = sorted((a, b), key=len)
+    return len(short) >= 4 and long.startswith(short)
 
 
 def _by_words(wanted: list[str], commits: list[Commit], since: str, exclude: str = "", text: str = "") -> Optional[Commit]:
+    """The commit that does the item by its words: most of them (the subject at least two), fewer when
+    the subject has every code name the item gives (`SSL_CERT_FILE`)."""
     if len(wanted) < 2:
         return None
+    names = [n.lower() for n in re.findall(r"`([A-Za-z_][\w.]*[\w])(?:\(\))?`", text) if "_" in n or any(c.isupper() for c in n[1:])]
     found = []
     for commit in commits:
         if commit.sha == exclude:
             continue
         hits, share = overlap(wanted, commit.words)
-        if hits >= 2 and share >= (AFTER_RATIO if commit.date >= since else BEFORE_RATIO) and _same_kind(wanted, commit) and not (text and _contrasted(text, commit)):
+        bar = AFTER_RATIO if commit.date >= since else BEFORE_RATIO
+        if names and all(n in commit.subject.lower() for n in names):
+            bar = min(bar, NAMED_RATIO)  # every code name of the item is in the subject
+        in_subject = overlap(wanted, commit.subject_words)[0]
+        if (hits >= 2 and share >= bar and in_subject >= min(2, len(wanted)) and _same_kind(wanted, commit)
+                and not (text and _contrasted(text, commit))):
             found.append((commit.bookkeeping, -share, commit))
     if not found:
         return None

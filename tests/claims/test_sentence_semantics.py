@@ -284,3 +284,15 @@ def test_which_branch_we_are_on(clone):
     clone.git("checkout", "-q", "--detach", "HEAD")
     claim = clone.check("We are on branch `main` for the bisect.")
     assert claim.verdict == CONTRADICTED and "detached" in claim.evidence
+
+
+def test_a_branch_said_to_exist_and_lack_a_commit(clone):
+    views = clone.shas["views"][:7]
+    assert clone.check(f"Branch `3.x` exists and lacks the views fix `{views}`.").verdict == VERIFIED
+    claim = clone.check(f"Branch `3.x` exists and lacks the backport `{clone.shas['backport'][:7]}`.")
+    assert claim.verdict == CONTRADICTED and "is on origin/3.x" in claim.evidence
+
+
+def test_a_file_turned_into_something_else_is_gone(clone):
+    assert clone.check(f"`{clone.shas['removal'][:7]}` turned `src/nose.py` into a plugin.").verdict == VERIFIED
+    assert clone.check("We turned `src/db.py` into a package.").verdict == CONTRADICTED

@@ -61,3 +61,15 @@ def test_a_pending_item_close_to_an_older_commit_is_not_called_pending(repo):
     assert claim.verdict == UNVERIFIED and f"possibly done already: {sha[:7]}" in claim.evidence
     claim = repo.check("Add a lexer for the config language.", section="queue", date="2026-11-03")
     assert claim.verdict == VERIFIED  # nothing close: pending
+
+
+def test_an_item_whose_code_names_are_in_an_older_subject_landed(repo):
+    sha = repo.commit("Documentation for SSL_CERT_FILE and SSL_CERT_DIR (#3579)", date="2025-09-11")
+    claim = repo.check("Document `SSL_CERT_FILE` and `SSL_CERT_DIR`.", section="queue", date="2026-08-01")
+    assert claim.verdict == CONTRADICTED and sha[:7] in claim.evidence
+
+
+def test_words_only_in_an_old_commit_body_do_not_land_an_item(repo):
+    repo.git("commit", "-q", "--allow-empty", "-m", "Add Windows to the build matrix (#457)\n\n* applied only python 3.7 tests on Windows", date="2019-10-09")
+    claim = repo.check("Add Python 3.14 to the test matrix.", section="queue", date="2026-08-01")
+    assert claim.verdict != CONTRADICTED
