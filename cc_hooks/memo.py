@@ -72,16 +72,17 @@ def remember_history(state: Optional[Path], kind: str, parts: Iterable[Part], he
 
 
 def remember_log(root: Union[str, os.PathLike], kind: str, parts: Iterable[Part],
-                 derive: Callable[[list, Any], Any], timeout: float = 30.0) -> Any:
+                 derive: Callable[[list, Any], Any], timeout: float = 30.0, head: Optional[str] = None) -> Any:
     """``remember_history`` for the repository (or linked worktree) at ``root``: its HEAD, its state
     directory, its history's shape and every git configuration file are looked up here, and
     ``derive(revs, previous)`` gets the revisions to read (``[<head>]``, or ``[<tip>..<head>]`` with
-    the facts up to ``<tip>``). Without a state directory, or when the history cannot be
+    the facts up to ``<tip>``); ``head``: HEAD's sha when the caller knows it. Without a state directory, or when the history cannot be
     remembered, it is ``derive([<head>], None)`` every time."""
     from cc_hooks.git import GitError, GitTimeout, config_fingerprint, run_git
     from cc_hooks.state import find_common_dir, state_dir
 
-    head = run_git(root, "rev-parse", "--verify", "-q", "HEAD^{commit}", timeout=timeout, check=False).strip()
+    if head is None:  # the caller may already know it
+        head = run_git(root, "rev-parse", "--verify", "-q", "HEAD^{commit}", timeout=timeout, check=False).strip()
     if not head:
         return derive(["HEAD"], None)
     try:

@@ -58,6 +58,7 @@ _BRANCH_CUE_RE = re.compile(
     r"\b(?:branch(?:es)?|tag(?:s|ged)?(?:\s+as)?|on\s+branch|(?:merged?|rebased?|landed|pushed)\s+(?:in)?to|onto|rebased\s+on)\s*$",
     re.IGNORECASE,
 )
+_BRANCH_AFTER_RE = re.compile(r"\s+branch(?:es)?\b", re.IGNORECASE)
 _ON_CUE_RE = re.compile(r"\b(?:on|from|into)\s*$", re.IGNORECASE)
 _COMMON_BRANCHES = frozenset("main master develop dev trunk next stable".split())
 _BARE_FILES = frozenset(
@@ -79,7 +80,11 @@ def extract_addresses(text: str) -> list[Address]:
         found.append((match.start(), Address(PROBE, match.group(1))))
     text = _PROBE_RE.sub(lambda m: " " * len(m.group(0)), text)
     for match in _SPAN_RE.finditer(text):
-        address = _classify_span(match.group(2).strip(), text[: match.start()])
+        token = match.group(2).strip()
+        if _BRANCH_AFTER_RE.match(text, match.end()) and _is_ref_name(token):  # "the `3.0` branch"
+            found.append((match.start(), Address(BRANCH, token, quoted=True)))
+            continue
+        address = _classify_span(token, text[: match.start()])
         if address is not None:
             found.append((match.start(), replace(address, quoted=True)))
     plain = _SPAN_RE.sub(lambda m: " " * len(m.group(0)), text)
@@ -111,7 +116,7 @@ def _classify_span(token: str, before: str) -> Optional[Address]:
     if path is None:
         return None
     has_ext = _EXT_RE.search(path.value) is not None
-    if re.search(r"/\d+$", token):  # foo/2: a function's arity, not a name
+    if re.search(r"(?<![/\d])/\d{1,2}$", token) and "/" not in token[:token.rindex("/")]:  # foo/2: a function's arity
         return None
     if token.startswith("@") or _is_media_type(token):  # `@scope/package`, `text/plain`
         return None

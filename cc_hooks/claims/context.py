@@ -85,7 +85,8 @@ class VerifyContext:
         self._subjects: dict[str, str] = {}
         self._objects: dict[str, Optional[tuple[str, str]]] = {}
         self.ambiguous: set[str] = set()
-        self._places: dict[str, Optional[str]] = {}  # names git found more than one object for
+        self._places: dict[str, Optional[str]] = {}
+        self._history = None  # names git found more than one object for
         self._tree: Optional[list[tuple[str, str, str]]] = None
 
     @cached_property
@@ -229,7 +230,7 @@ class VerifyContext:
         shas = [s for s in dict.fromkeys(shas) if s]
         if not shas:
             return {}
-        args = ["log", "--no-walk=unsorted", "--stdin", "--no-renames", "--format=%x1e%H%x1f%B%x1f"]
+        args = ["log", "--no-walk=unsorted", "--stdin", "--no-renames", "--diff-merges=first-parent", "--format=%x1e%H%x1f%B%x1f"]
         args += ["-p", "-U0", "--no-ext-diff", "--no-textconv"] if diff else ["--name-only"]
         out = self.git(*args, input="\n".join(shas) + "\n")
         texts = {}
@@ -267,14 +268,17 @@ class VerifyContext:
         return found
 
     def deletions(self, paths: Iterable[str], max_commits: int = 20000) -> dict[str, tuple[str, str]]:
-        """path -> (full sha, subject) of the newest commit on HEAD that deleted or renamed it away
-        (one ``log`` with the paths as pathspecs); a directory counts when files under it went."""
+        """path -> (full sha, subject) of the newest commit on HEAD that deleted or renamed it away,
+        among the newest commits (``history``), with one ``log`` with the paths as pathspecs; a
+        directory counts when files under it went."""
         paths = sorted({p.rstrip("/") for p in paths if p})
         if not paths:
             return {}
+        oldest = self.history().oldest  # the same window as the queue's: bounded, whatever the history's length
+        bound = [f"^{oldest}"] if oldest else []
         out = self.git(
-            "log", "HEAD", f"--max-count={max_commits}", "--diff-filter=DR", "-M", "--name-status", "-z", "--format=%x1e%H%x1f%s",
-            "--", *paths, check=False,
+            "log", "HEAD", *bound, f"--max-count={max_commits}", "--diff-filter=DR", "-M", "--name-status", "-z",
+            "--format=%x1e%H%x1f%s", "--", *paths, check=False,
         )
         found: dict[str, tuple[str, str]] = {}
         for record in out.split("\x1e")[1:]:
@@ -286,6 +290,14 @@ class VerifyContext:
                 if path not in found and any(g == path or g.startswith(path + "/") for g in gone):
                     found[path] = (sha, subject)
         return found
+
+    def history(self):
+        """The newest commits with their words (``cc_hooks.claims.history``), read once per run."""
+        if self._history is None:
+            from cc_hooks.claims import history
+
+            self._history = history.load(self)
+        return self._history
 
     def places(self, shas: Iterable[str]) -> dict[str, Optional[str]]:
         """Full sha -> a branch, remote-tracking branch or tag that contains it, or None (one

@@ -27,7 +27,8 @@ from cc_hooks.claims.model import Assertion
 from cc_hooks.claims.words import significant_words
 
 _SHA = r"`?([0-9a-fA-F]{4,40})`?"
-DETACHED = "(detached)"  # head_at's target when the sentence says HEAD is detached
+DETACHED = "(detached)"
+DEFAULT_BRANCH = "(default branch)"  # "only on `x`": not on the mainline either  # head_at's target when the sentence says HEAD is detached
 _REF = r"`?([A-Za-z0-9][\w./+-]*[\w/+-]|[A-Za-z0-9])`?"
 
 _NEGATION = r"(?:not|n't|never|nothing)\s+(?:\w+\s+)?"
@@ -151,6 +152,7 @@ def statements(text: str, addresses: list[Address]) -> list[Assertion]:
             found.append(Assertion("reachable", negated=True, target=match.group(1)))
         for match in _ONLY_ON_RE.finditer(text):
             found.append(Assertion("reachable", target=match.group(1)))
+            found.append(Assertion("reachable", negated=True, target=DEFAULT_BRANCH, detail=match.group(1)))
     for match in _UP_TO_DATE_RE.finditer(text):
         found.append(Assertion("same_tip", target=match.group(1), sha=match.group(2)))
     found.extend(contents(text, addresses))
@@ -187,7 +189,8 @@ def changes(text: str, addresses: list[Address]) -> list[Assertion]:
 
 _CONTAINS_RE = re.compile(
     r"`(?P<path>[^`\s]+)`\s+(?P<neg>no\s+longer\s+|(?:does\s*n[o']t|doesn't|does\s+not|never)\s+|still\s+|now\s+|also\s+)?"
-    r"(?P<verb>sets?|defines?|calls?|uses?|imports?|contains?|mentions?|has|have|exports?|references?|declares?|raises?|returns?)\s+"
+    r"(?P<verb>sets?|defines?|calls?|uses?|imports?|contains?|mentions?|has|have|exports?|references?|declares?|raises?|returns?|"
+    r"says?|reads?|lists?|shows?|pins?|requires?|prints?)\s+"
     r"(?:the\s+|a\s+|an\s+)?`(?P<name>[^`\n]{2,80})`",
     re.I,
 )

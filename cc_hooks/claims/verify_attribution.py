@@ -26,7 +26,6 @@ from cc_hooks.claims.words import clearly_matches, significant_words
 
 NAME = "attribution"
 _BOOKKEEPING = re.compile(r"^\s*(?:release|bump|version|v?\d+(?:\.\d+)+\b|changelog|merge\b)", re.I)
-HISTORY = 5000  # commits of HEAD searched for the commit that does the work instead
 
 
 _KINDS = ("about", "touched")
@@ -83,7 +82,7 @@ def verify(ctx: VerifyContext, claims: list[Claim]) -> None:
             claim.add(f"work of {assertion.sha}", VERIFIED, f"{label} is about {_shown(assertion.target)}", NAME)
             continue
         if history is None:
-            history = _history(ctx)
+            history = ctx.history().rows
         other = _better(assertion.target or "", history, sha, _code_names(ctx, claim))
         if other is not None:
             claim.add(f"work of {assertion.sha}", CONTRADICTED, f'{label} is not about {_shown(assertion.target)}; {other[0][:7]} "{other[1]}" is', NAME)
@@ -97,7 +96,10 @@ def verify(ctx: VerifyContext, claims: list[Claim]) -> None:
 def _code_names(ctx: VerifyContext, claim: Claim) -> list[str]:
     """The code names of the sentence that are not its branches, tags or paths."""
     named = {a.value for a in claim.addresses} | {a.value.rsplit("/", 1)[-1] for a in claim.addresses}
-    return [n for n in identifiers(claim.text) if n not in named and ctx.resolve_ref(n) is None]
+    text = claim.text
+    for address in claim.addresses:
+        text = text.replace(f"`{address}`", " ").replace(f"`{address.value}`", " ")
+    return [n for n in identifiers(text) if n not in named and ctx.resolve_ref(n) is None]
 
 
 def _paths(claim: Claim) -> list[str]:
@@ -136,7 +138,7 @@ _RELEASE_WORDS = frozenset(significant_words("release released version bump chan
 
 
 def _bookkeeping(commit: CommitText) -> bool:
-    from cc_hooks.claims.verify_queue import _BOOKKEEPING_RE
+    from cc_hooks.claims.history import _BOOKKEEPING_RE
 
     return _BOOKKEEPING_RE.match(commit.message) is not None
 
@@ -145,26 +147,18 @@ def _path_words(paths: list[str]) -> set[str]:
     return set(significant_words(" ".join(re.split(r"[/._-]", " ".join(paths)))))
 
 
-def _history(ctx: VerifyContext) -> list[tuple[str, str, frozenset]]:
-    out = ctx.git("log", "HEAD", f"--max-count={HISTORY}", "--format=%H%x1f%s", check=False)
-    rows = []
-    for line in out.splitlines():
-        sha, _, subject = line.partition("\x1f")
-        rows.append((sha, subject, frozenset(significant_words(_unhyphen(subject)))))
-    return rows
-
-
 def _better(topic: str, history, named: str, names: list[str] = ()):
     """The newest commit whose subject clearly does the work ``topic`` describes: most of its words,
     or half of them and every code name it gives."""
     wanted = topic.split()
     if len(wanted) < 2:
         return None
-    for sha, subject, words in history:
+    for row in history:  # (sha, date, source, subject, body, words, subject words), newest first
+        sha, subject, words = row[0], row[3], row[6]
         if sha == named or _BOOKKEEPING.match(subject):
             continue
         with_names = names and all(n.lower() in subject.lower() for n in names)
-        if clearly_matches(wanted, words, ratio=0.5 if with_names else 0.75):
+        if clearly_matches(wanted, set(words), ratio=0.5 if with_names else 0.75):
             return sha, subject
     return None
 

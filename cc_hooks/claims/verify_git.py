@@ -14,7 +14,7 @@ from typing import Optional
 from cc_hooks.claims import address as addr
 from cc_hooks.claims.context import Ref, VerifyContext
 from cc_hooks.claims.model import CONTRADICTED, QUEUE, UNVERIFIED, VERIFIED, Assertion, Claim
-from cc_hooks.claims.statements import DETACHED
+from cc_hooks.claims.statements import DEFAULT_BRANCH, DETACHED
 
 NAME = "git"
 
@@ -93,9 +93,24 @@ def _plan(ctx: VerifyContext, claim: Claim, commits: dict[str, str]) -> _Plan:
 
 
 def _not_on(ctx: VerifyContext, claim: Claim) -> list[Ref]:
-    """Refs the sentence says its commits are not on ("not pulled into `main` yet", "`main` lacks it")."""
-    refs = (ctx.resolve_ref(a.target or "") for a in claim.assertions if a.what == "reachable" and a.negated)
-    return [r for r in refs if r is not None]
+    """Refs the sentence says its commits are not on ("not pulled into `main` yet", "`main` lacks it",
+    and the mainline for "only on `x`")."""
+    found = []
+    for assertion in (a for a in claim.assertions if a.what == "reachable" and a.negated):
+        ref = _default_branch(ctx, assertion.detail) if assertion.target == DEFAULT_BRANCH else ctx.resolve_ref(assertion.target or "")
+        if ref is not None and ref not in found:
+            found.append(ref)
+    return found
+
+
+def _default_branch(ctx: VerifyContext, besides: Optional[str]) -> Optional[Ref]:
+    """The mainline (main, master, their origin copies), unless it is the branch the sentence names."""
+    named = ctx.resolve_ref(besides or "")
+    for name in ("main", "master"):
+        ref = ctx.resolve_ref(name)
+        if ref is not None and (named is None or ref.sha != named.sha):
+            return ref
+    return None
 
 
 def _subject_branches(ctx: VerifyContext, claim: Claim) -> list[Ref]:

@@ -152,7 +152,7 @@ def _judge_gone(ctx, claim, address, relative, obj, sha, removals) -> None:
         elif _in_work_tree(ctx, relative):
             claim.add(label, UNVERIFIED, f"{relative} is not at HEAD but is still in the work tree", NAME)
         else:
-            claim.add(label, UNVERIFIED, f"{relative} is not at HEAD, and no commit on HEAD removed it (it may never have existed)", NAME)
+            claim.add(label, UNVERIFIED, f"{relative} is not at HEAD, and no recent commit on HEAD removed it (it may never have existed)", NAME)
         return
     named = ctx.objects([sha]).get(sha)
     if named is None or named[1] != "commit":

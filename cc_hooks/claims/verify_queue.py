@@ -26,45 +26,21 @@ from typing import Optional
 
 from cc_hooks.claims import address as addr
 from cc_hooks.claims.context import VerifyContext
+from cc_hooks.claims.history import _VERSION_RE, BODY_CHARS, Commit, History, item_words, root
 from cc_hooks.claims.model import CONTRADICTED, QUEUE, UNVERIFIED, VERIFIED, Claim
 from cc_hooks.claims.words import overlap, significant_words
 
 NAME = "queue"
-MAX_COMMITS = 5000
 AFTER_RATIO = 0.6  # share of the item's words a commit dated on or after it must have
 BEFORE_RATIO = 0.75  # ... and one dated before it (the item repeats work already done)
 NAMED_RATIO = 0.5  # share enough when the subject has every code name the item gives
 NEAR_RATIO = 0.6  # a pending item this close to a commit, older or not, is not called pending
-BODY_CHARS = 400
-DEFAULT_BRANCHES = ("refs/heads/main", "refs/heads/master", "refs/remotes/origin/main", "refs/remotes/origin/master")
-_VERSION_RE = re.compile(r"(?<![\w.])v?(\d+(?:\.\d+)+)(?![\w.]*\w)")
-_BOOKKEEPING_RE = re.compile(
-    r"^\s*(?:release|releasing|bump|version|v?\d+(?:\.\d+)+\b|prepare\b|changelog|update\s+(?:the\s+)?changelog|"
-    r"merge\s+(?:pull\s+request|branch|remote-tracking|tag)|merged?\s+#\d+)|\b(?:release\s+notes|changelog|news\s+entry)\b",
-    re.IGNORECASE,
-)
 _KIND_GROUPS = [
     frozenset(significant_words(words))
     for words in ("test tests testing", "documentation docs doc document documented", "benchmark benchmarks",
                   "typing types typed stubs", "example examples")
 ]
 _KIND_WORDS = frozenset().union(*_KIND_GROUPS)
-
-
-@dataclass
-class Commit:
-    sha: str
-    date: str  # committer date, YYYY-MM-DD
-    subject: str
-    body: str
-    words: frozenset = frozenset()  # significant words and versions of the subject and the body's start
-    source: str = ""  # the ref it was reached from
-    subject_words: frozenset = frozenset()
-
-    @property
-    def bookkeeping(self) -> bool:
-        """A release, changelog or merge commit: it lists work, it did not do it."""
-        return _BOOKKEEPING_RE.match(self.subject) is not None
 
 
 def applies(claim: Claim) -> bool:
@@ -79,7 +55,7 @@ def verify(ctx: VerifyContext, claims: list[Claim]) -> None:
             claim.add("queue item", UNVERIFIED, "undated: no window of commits to search", NAME)
     if not any(date for _, date in dated):
         return
-    commits = _history(ctx)
+    commits = ctx.history()
     named = _named_commits(ctx, [c for c, d in dated if d and c.done])
     for claim, date in dated:
         if date is not None:
@@ -91,26 +67,6 @@ def _date_of(claim: Claim) -> Optional[str]:
     if claim.date and re.fullmatch(r"\d{4}-\d{2}-\d{2}", claim.date):
         return claim.date
     return None
-
-
-def _history(ctx: VerifyContext) -> list[Commit]:
-    refs = ctx.refs()
-    revs = ["HEAD"] + [name for name in DEFAULT_BRANCHES if name in refs]
-    out = ctx.git(
-        "log", *revs, "--source", f"--max-count={MAX_COMMITS}", "--format=%H%x1f%cs%x1f%S%x1f%s%x1f%b%x1e", check=False
-    )
-    commits = []
-    for record in out.split("\x1e"):
-        parts = record.strip("\n").split("\x1f")
-        if len(parts) == 5:
-            sha, date, source, subject, body = parts
-            commits.append(Commit(sha, date, subject, body, item_words(subject + "\n" + body[:BODY_CHARS]), source, item_words(subject)))
-    return commits
-
-
-def item_words(text: str) -> frozenset:
-    """Significant words and version numbers ("4.3", "2026.6"): what an item and a commit share."""
-    return frozenset(significant_words(_VERSION_RE.sub(" ", text))) | {m.group(1) for m in _VERSION_RE.finditer(text)}
 
 
 def _named_commits(ctx: VerifyContext, claims: list[Claim]) -> dict[str, Commit]:
@@ -130,7 +86,7 @@ def _named_commits(ctx: VerifyContext, claims: list[Claim]) -> dict[str, Commit]
     return found
 
 
-def _judge(ctx: VerifyContext, claim: Claim, date: str, commits: list[Commit], named: dict[str, Commit]) -> None:
+def _judge(ctx: VerifyContext, claim: Claim, date: str, commits: History, named: dict[str, Commit]) -> None:
     if claim.done and claim_refs(claim, addr.SHA):
         _judge_named(ctx, claim, date, commits, named)
         return
@@ -152,25 +108,27 @@ def _judge(ctx: VerifyContext, claim: Claim, date: str, commits: list[Commit], n
     claim.add("queue item", UNVERIFIED if claim.done else VERIFIED, searched, NAME)
 
 
-def _near(wanted: list[str], commits: list[Commit]) -> Optional[tuple[Commit, int, int]]:
+def _near(wanted: list[str], commits: History) -> Optional[tuple[Commit, int, int]]:
     """A work commit with most (but not enough) of a pending item's words: too close to call it pending."""
     best = None
-    for commit in commits:
-        hits, share = overlap(wanted, commit.words)
+    for commit in commits.sharing(wanted, 3):
+        hits, share = _overlap(wanted, commit.words)
         if hits >= 3 and share >= NEAR_RATIO and not commit.bookkeeping and _same_kind(wanted, commit):
             if best is None or hits > best[1]:
                 best = (commit, hits, len(wanted))
     return best
 
 
-def _judge_named(ctx: VerifyContext, claim: Claim, date: str, commits: list[Commit], named: dict[str, Commit]) -> None:
+def _judge_named(ctx: VerifyContext, claim: Claim, date: str, commits: History, named: dict[str, Commit]) -> None:
     """A DONE item naming its commit: done by it when the commit is about the item."""
     wanted = sorted(item_words(_work_text(claim)))
     for sha in claim_refs(claim, addr.SHA):
         commit = named.get(sha)
         if commit is None:
             continue
-        if len(wanted) < 2 or _share(wanted, commit.words) >= 0.5:
+        message = f"{commit.subject}\n{commit.body}".lower()
+        names_agree = all(n in message for n in code_names(claim.text))  # `_encode_files` is not `prepare_body`
+        if names_agree and (len(wanted) < 2 or _share(wanted, commit.words) >= 0.5):
             claim.add("queue item", VERIFIED, f"done: landed in {_describe(ctx, commit)}", NAME)
             return
         other = _by_words(wanted, commits, date, exclude=commit.sha, text=claim.text)
@@ -182,18 +140,20 @@ def _judge_named(ctx: VerifyContext, claim: Claim, date: str, commits: list[Comm
     claim.add("queue item", UNVERIFIED, "the commit it names is not in this repository", NAME)
 
 
-def find_landing(claim: Claim, commits: list[Commit], since: str = "") -> Optional[tuple[Commit, str]]:
+def find_landing(claim: Claim, commits: History, since: str = "") -> Optional[tuple[Commit, str]]:
     """The commit that references the item or clearly does its work (newest first; work before bookkeeping)."""
     patterns = [(ref, re.compile(rf"(?<![\w#-]){re.escape(ref)}(?![\w-])", re.IGNORECASE)) for ref in claim_refs(claim, addr.REF)]
     patterns += [(sha, re.compile(rf"\b{re.escape(sha)}")) for sha in claim_refs(claim, addr.SHA)]
     wanted = sorted(item_words(_work_text(claim)))
     referencing = []
-    for commit in commits:
-        message = f"{commit.subject}\n{commit.body}"
-        for label, pattern in patterns:
-            if pattern.search(message) and not commit.sha.startswith(label) and _same_kind(wanted, commit):
-                referencing.append((commit, label))
-                break
+    for ref in claim_refs(claim, addr.REF):
+        referencing += [(c, ref) for c in commits.referencing(ref) if _same_kind(wanted, c)]
+    for sha, pattern in patterns[len(claim_refs(claim, addr.REF)):]:
+        for commit in commits.commits:  # a sha named by a pending item: rare, a plain scan
+            if pattern.search(f"{commit.subject}\n{commit.body}") and not commit.sha.startswith(sha) and _same_kind(wanted, commit):
+                referencing.append((commit, sha))
+    position = {row[0]: i for i, row in enumerate(commits.rows)} if len(referencing) > 1 else {}
+    referencing.sort(key=lambda pair: position.get(pair[0].sha, 0))
     work = [pair for pair in referencing if not pair[0].bookkeeping]
     if work:
         return work[0][0], f"{work[0][1]} referenced in"
@@ -203,6 +163,32 @@ def find_landing(claim: Claim, commits: list[Commit], since: str = "") -> Option
     if referencing:
         return referencing[0][0], f"{referencing[0][1]} referenced in"
     return None
+
+
+def code_names(text: str) -> list[str]:
+    """Backticked code names of an item (`Request.hooks`, `SSL_CERT_FILE`, `parse()`), lowercased."""
+    found = re.findall(r"`([A-Za-z_][\w.]*[\w])(?:\([^`]*\))?`", text)
+    return [n.lower() for n in found if "_" in n or "." in n or any(c.isupper() for c in n[1:])]
+
+
+def _names_present(names: list[str], commit: Commit) -> bool:
+    """Every code name of the item is in the commit's message as itself (`RequestContext` is not
+    `RequestContext.g`): an item about named code is done only by a commit that names it."""
+    message = f"{commit.subject}\n{commit.body}".lower()
+    return all(re.search(rf"(?<![\w.]){re.escape(n)}(?![\w]|\.\w)", message) for n in names)
+
+
+def _versions_present(text: str, commit: Commit) -> bool:
+    """"Drop Python 3.9" is done by a commit that says 3.9, not by any commit about Python."""
+    mine = {m.group(1) for m in _VERSION_RE.finditer(text)}
+    return not mine or bool(mine & {m.group(1) for m in _VERSION_RE.finditer(f"{commit.subject}\n{commit.body}")})
+
+
+def _versions_differ(text: str, commit: Commit) -> bool:
+    """"Drop Python 3.9" is not "drop support for Python 3.8": both name versions, and not the same ones."""
+    mine = {m.group(1) for m in _VERSION_RE.finditer(text)}
+    theirs = {m.group(1) for m in _VERSION_RE.finditer(commit.subject)}
+    return bool(mine and theirs and not mine & theirs)
 
 
 def _same_kind(wanted: list[str], commit: Commit) -> bool:
@@ -227,23 +213,24 @@ def _same_root(a: str, b: str) -> bool:
     return len(short) >= 4 and long.startswith(short)
 
 
-def _by_words(wanted: list[str], commits: list[Commit], since: str, exclude: str = "", text: str = "") -> Optional[Commit]:
+def _by_words(wanted: list[str], commits: History, since: str, exclude: str = "", text: str = "") -> Optional[Commit]:
     """The commit that does the item by its words: most of them (the subject at least two), fewer when
     the subject has every code name the item gives (`SSL_CERT_FILE`)."""
     if len(wanted) < 2:
         return None
-    names = [n.lower() for n in re.findall(r"`([A-Za-z_][\w.]*[\w])(?:\(\))?`", text) if "_" in n or any(c.isupper() for c in n[1:])]
+    names = code_names(text)
     found = []
-    for commit in commits:
+    for commit in commits.sharing(wanted, 2):
         if commit.sha == exclude:
             continue
-        hits, share = overlap(wanted, commit.words)
+        hits, share = _overlap(wanted, commit.words)
         bar = AFTER_RATIO if commit.date >= since else BEFORE_RATIO
         if names and all(n in commit.subject.lower() for n in names):
             bar = min(bar, NAMED_RATIO)  # every code name of the item is in the subject
-        in_subject = overlap(wanted, commit.subject_words)[0]
+        in_subject = _overlap(wanted, commit.subject_words)[0]
         if (hits >= 2 and share >= bar and in_subject >= min(2, len(wanted)) and _same_kind(wanted, commit)
-                and not (text and _contrasted(text, commit))):
+                and _names_present(names, commit) and _versions_present(text, commit)
+                and not (text and (_contrasted(text, commit) or _versions_differ(text, commit)))):
             found.append((commit.bookkeeping, -share, commit))
     if not found:
         return None
@@ -251,7 +238,13 @@ def _by_words(wanted: list[str], commits: list[Commit], since: str, exclude: str
 
 
 def _share(wanted: list[str], words) -> float:
-    return overlap(wanted, words)[1]
+    return _overlap(wanted, words)[1]
+
+
+def _overlap(wanted: list[str], words) -> tuple[int, float]:
+    """``words.overlap`` by word roots: "annotate" meets "annotation"."""
+    roots = {root(w) for w in words}
+    return overlap([root(w) for w in wanted], roots)
 
 
 def _describe(ctx: VerifyContext, commit: Commit) -> str:

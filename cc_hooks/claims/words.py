@@ -24,6 +24,7 @@ _EXTERNAL_RE = re.compile(
     r"release\s+(?:is|was)\s+(?:out|live|published)|staging|production|prod|CI|pipeline|"
     r"(?:tests?|suite|build|checks?|lint|credo|dialyzer|mypy)\s+(?:all\s+)?(?:pass(?:es|ed|ing)?|green|red|fail(?:s|ed|ing)?|clean)|"
     r"all\s+\d*\s*tests?\s+pass(?:ed)?|published|PR\s*#?\d+|pull\s+request|"
+    r"(?:build|builds|tests?|CI|checks?|pipeline|workflow|job)\b[^.;]{0,60}?\b(?:is|are|was|were|went|stays?)\s+(?:green|red|passing|failing|broken|flaky)|"
     r"(?:server|service|app|worker|daemon|job|container|pod|cluster|site|instance)s?\s+(?:is\s+|are\s+)?(?:running|runs|up|down|live|healthy))\b",
     re.IGNORECASE,
 )

@@ -73,3 +73,40 @@ def test_words_only_in_an_old_commit_body_do_not_land_an_item(repo):
     repo.git("commit", "-q", "--allow-empty", "-m", "Add Windows to the build matrix (#457)\n\n* applied only python 3.7 tests on Windows", date="2019-10-09")
     claim = repo.check("Add Python 3.14 to the test matrix.", section="queue", date="2026-08-01")
     assert claim.verdict != CONTRADICTED
+
+
+def test_an_item_about_named_code_needs_a_commit_that_names_it(repo):
+    repo.commit("remove deprecated RequestContext.g", date="2022-07-01")
+    claim = repo.check("Remove the deprecated `RequestContext` alias.", section="queue", date="2026-08-01")
+    assert claim.verdict != CONTRADICTED  # RequestContext.g is other code
+    sha = repo.commit("Remove the deprecated RequestContext alias", date="2026-08-02")
+    claim = repo.check("Remove the deprecated `RequestContext` alias.", section="queue", date="2026-08-01")
+    assert claim.verdict == CONTRADICTED and sha[:7] in claim.evidence
+
+
+def test_an_item_naming_a_version_needs_a_commit_that_says_it(repo):
+    repo.commit("Remove head lines and add versions of first Python 3 support", date="2014-12-02")
+    claim = repo.check("Drop support for Python 3.9.", section="queue", date="2026-08-01")
+    assert claim.verdict != CONTRADICTED
+    sha = repo.commit("Drop support for Python 3.9", date="2026-08-02")
+    assert sha[:7] in repo.check("Drop support for Python 3.9.", section="queue", date="2026-08-01").evidence
+
+
+def test_the_history_is_extended_from_the_last_tip_not_read_again(repo, git_verbs):
+    """After one new commit, the queue reads that commit only (cc_hooks.memo.remember_log)."""
+    (repo.path / ".git" / "cc-hooks").mkdir()
+    for i in range(30):
+        repo.commit(f"Change number {i}", date="2026-01-01")
+    repo.check("Add a lexer.", section="queue", date="2026-11-03")
+    repo.commit("Add the tokenizer", date="2026-11-04")
+    git_verbs.clear()
+    from cc_hooks.claims import history
+
+    calls = []
+    real = history._log_rows
+    history._log_rows = lambda ctx, revs, source=False: calls.append(list(revs)) or real(ctx, revs, source)
+    try:
+        repo.check("Add a lexer.", section="queue", date="2026-11-03")
+    finally:
+        history._log_rows = real
+    assert calls and all(".." in revs[0] for revs in calls if not any(r == "--not" for r in revs)), calls
