@@ -61,6 +61,12 @@ def run_guard(guard: Guard, cwd: str | os.PathLike, trusted: bool, env: Optional
         return Outcome(guard.name, UNOBSERVED, guard.problem or f"no guard ({guard.gap or 'none recorded'})")
     if guard.needs_trust and not trusted:
         return Outcome(guard.name, UNOBSERVED, "not trusted: the guard table of .cc-hooks.toml is not trusted (`cc-hooks trust`)")
+    if guard.needs_trust:  # the trusted table names files: they must be the bytes trusted, here too
+        from cc_hooks.trust import argv_changed
+
+        changed = argv_changed(guard.argv, cwd)
+        if changed:
+            return Outcome(guard.name, UNOBSERVED, f"not trusted: {changed}")
     if guard.kind == PYTEST and not pytest_available():
         return Outcome(guard.name, UNOBSERVED, f"pytest is not installed for {sys.executable}")
     limit = timeout if timeout is not None else guard.timeout
