@@ -141,6 +141,24 @@ def hooks_path(root: str | os.PathLike, timeout: Optional[float] = 10.0) -> str:
     return _text(proc.stdout).strip()
 
 
+def asked(argv: Sequence[str]) -> list[str]:
+    """What a caller asked ``command`` for, read back from the argv it built (for tests and logs):
+    without the program, ``--no-pager -C root``, the leading ``-c`` overrides and the inserted flags."""
+    rest = list(argv[1:])
+    if rest[:1] == ["--no-pager"]:
+        rest = rest[1:]
+    if rest[:1] == ["-C"]:
+        rest = rest[2:]
+    while rest[:1] == ["-c"]:
+        rest = rest[2:]
+    at = subcommand_index(rest)
+    if at is not None:
+        flags = COMMAND_FLAGS.get(rest[at], ())
+        if tuple(rest[at + 1 : at + 1 + len(flags)]) == flags:
+            rest = rest[: at + 1] + rest[at + 1 + len(flags) :]
+    return rest
+
+
 def environment(extra: Optional[dict] = None) -> dict:
     return {**os.environ, **GIT_ENV, **(extra or {})}
 
