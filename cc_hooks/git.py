@@ -114,12 +114,49 @@ def work_tree_root(path: str | os.PathLike) -> Optional[Path]:
     return None
 
 
-def command(root: str | os.PathLike, args: Sequence[str], timeout: Optional[float] = 10.0) -> list[str]:
+def command(root: str | os.PathLike, args: Sequence[str], timeout: Optional[float] = 10.0,
+            _keep: tuple = ()) -> list[str]:
     """The argv of ``git -C root args``, as every git process of cc-hooks is started: no program the
     repository configures can run (``NO_PROGRAMS``, ``NAMED_PROGRAMS``, ``COMMAND_FLAGS``)."""
     root = os.fspath(root)
-    overrides = [item for key, value in (*NO_PROGRAMS, *_named_overrides(root, timeout)) for item in ("-c", f"{key}={value}")]
+    settings = [(k, v) for k, v in (*NO_PROGRAMS, *_named_overrides(root, timeout)) if k not in _keep]
+    overrides = [item for key, value in settings for item in ("-c", f"{key}={value}")]
     return ["git", "--no-pager", "-C", root, *overrides, *with_flags(args)]
+
+
+def hooks_path(root: str | os.PathLike, timeout: Optional[float] = 10.0) -> str:
+    """Where git itself would look for the repository's hooks (``git rev-parse --git-path hooks``
+    under the repository's own ``core.hooksPath``): for installing one, never for running it.
+    ``rev-parse`` runs no hook, so this is the one command that keeps that setting."""
+    check_not_abandoned()
+    try:
+        proc = subprocess.run(command(root, ("rev-parse", "--git-path", "hooks"), timeout, _keep=("core.hooksPath",)),
+                              stdin=subprocess.DEVNULL, capture_output=True, timeout=timeout, env=environment())
+    except subprocess.TimeoutExpired as exc:
+        raise GitTimeout(f"git rev-parse took longer than {timeout:.1f}s") from exc
+    except OSError as exc:
+        raise GitError(f"cannot run git: {exc}") from exc
+    if proc.returncode != 0:
+        raise GitError(f"git rev-parse --git-path hooks failed: {(_text(proc.stderr).strip().splitlines() or ['?'])[0]}")
+    return _text(proc.stdout).strip()
+
+
+def asked(argv: Sequence[str]) -> list[str]:
+    """What a caller asked ``command`` for, read back from the argv it built (for tests and logs):
+    without the program, ``--no-pager -C root``, the leading ``-c`` overrides and the inserted flags."""
+    rest = list(argv[1:])
+    if rest[:1] == ["--no-pager"]:
+        rest = rest[1:]
+    if rest[:1] == ["-C"]:
+        rest = rest[2:]
+    while rest[:1] == ["-c"]:
+        rest = rest[2:]
+    at = subcommand_index(rest)
+    if at is not None:
+        flags = COMMAND_FLAGS.get(rest[at], ())
+        if tuple(rest[at + 1 : at + 1 + len(flags)]) == flags:
+            rest = rest[: at + 1] + rest[at + 1 + len(flags) :]
+    return rest
 
 
 def environment(extra: Optional[dict] = None) -> dict:

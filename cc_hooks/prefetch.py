@@ -237,7 +237,7 @@ def _load(store: str, root: str) -> list:
     another work tree's, corrupt)."""
     data = _read_own_file(store)
     key = user_key(create=False)
-    if not isinstance(data, dict) or key is None or not isinstance(data.get("mac"), str):
+    if not isinstance(data, dict) or key is None or not isinstance(data.get("mac"), str) or not data["mac"].isascii():
         return []
     body = {"root": data.get("root"), "commands": data.get("commands")}
     if body["root"] != root or not hmac.compare_digest(data["mac"], _mac(key, body)):

@@ -96,3 +96,8 @@ def test_flags_go_right_after_the_subcommand():
         "--literal-pathspecs", "log", "--no-ext-diff", "--no-textconv", "--no-show-signature", "-1"]
     assert git.with_flags(["-c", "core.hooksPath=/dev/null", "worktree", "add"]) == ["-c", "core.hooksPath=/dev/null", "worktree", "add"]
     assert git.with_flags(["cat-file", "--batch"]) == ["cat-file", "--batch"]
+
+
+def test_asked_reads_back_what_the_caller_asked(git_repo):
+    for args in (["status", "--porcelain", "-z"], ["rev-parse", "HEAD"], ["--literal-pathspecs", "grep", "-e", "x"]):
+        assert git.asked(git.command(git_repo, args)) == args

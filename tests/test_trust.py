@@ -70,3 +70,49 @@ def test_unreadable_store_is_an_error_not_a_silent_reset(project, capsys):
     assert main(["trust", "--project", str(project)]) == 2
     assert "unreadable" in capsys.readouterr().err
     assert trust.trust_path().read_text() == "{not json"
+
+
+def test_an_entry_from_before_file_hashing_must_be_trusted_again(project):
+    """Version 1 stored only the table's digest: it says nothing about the files, so it is not enough."""
+    config = load_config(project)
+    trust.trust_path().parent.mkdir(parents=True)
+    trust.trust_path().write_text(json.dumps({"version": 1, "repos": {os.path.realpath(project): {
+        "sha256": trust.table_digest(config), "trusted_at": "2026-11-01T00:00:00Z"}}}))
+    state = trust.status(project, config)
+    assert not state.trusted and "older cc-hooks" in state.reason
+
+
+def test_the_files_an_argv_runs_are_covered(project):
+    (project / "tools").mkdir()
+    (project / "tools" / "x.sh").write_text("echo 1\n")
+    (project / "probe.py").write_text("print(1)\n")
+    (project / ".cc-hooks.toml").write_text(tomli_w.dumps({"probes": {
+        "a": {"argv": ["sh", "-c", "./tools/x.sh --flag"]}, "b": {"argv": ["python3", "probe.py"]},
+        "c": {"argv": ["make", "check"]}}}), encoding="utf-8")
+    config = load_config(project)
+    files = trust.executed_files(project, trust.argvs_of(config))
+    assert {"tools/x.sh", "probe.py", "Makefile"} <= set(files) and files["Makefile"] == "missing"
+    trust.trust(project, config)
+    assert trust.is_trusted(project, config)
+    (project / "Makefile").write_text("check:\n\ttrue\n")  # a file the runner reads appears
+    assert "Makefile changed since you trusted it" in trust.status(project, config).reason
+
+
+def test_a_file_outside_the_repository_is_not_a_repository_file(project, tmp_path):
+    outside = tmp_path / "outside.sh"
+    outside.write_text("echo\n")
+    assert trust.executed_files(project, [[str(outside)], ["../outside.sh"]]) == {}
+
+
+def test_a_guard_run_elsewhere_must_find_the_trusted_bytes(project, tmp_path):
+    (project / "check.sh").write_text("exit 0\n")
+    (project / ".cc-hooks.toml").write_text(tomli_w.dumps({"guards": {"g": {"argv": ["sh", "check.sh"]}}}))
+    config = load_config(project)
+    trust.trust(project, config)
+    assert trust.status(project, config).trusted
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    (copy / "check.sh").write_text("exit 0\n")
+    assert trust.argv_changed(["sh", "check.sh"], copy) == ""
+    (copy / "check.sh").write_text("touch pwned\n")
+    assert "check.sh differs here" in trust.argv_changed(["sh", "check.sh"], copy)

@@ -43,6 +43,9 @@ def run(args) -> int:
         return 0
     if args.show:
         print(json.dumps(table, indent=2, sort_keys=True))
+        for name, sha in sorted(state.files.items()):
+            mark = " (changed)" if name in state.changed_files and state.trusted_files is not None else ""
+            print(f"file {name}: {sha[:16]}{mark}")
         verdict = "trusted" if state.trusted else state.reason
         print(f"{root}: sha256 {state.digest[:16]}… {verdict}")
         return 0 if state.trusted else 1
@@ -58,5 +61,8 @@ def run(args) -> int:
         state = trust.trust(root, config)
     except trust.TrustStoreError as exc:
         raise CliError(str(exc), 2) from exc
-    print(f"{root}: trusted (sha256 {state.digest[:16]}…, stored in {trust.trust_path()})")
+    for name, sha in sorted(state.files.items()):
+        print(f"covers file {name} ({'absent now' if sha == 'missing' else 'sha256 ' + sha[:16] + '…'})")
+    first = ", ".join(commit[:12] for commit in state.identity) or "no commits yet"
+    print(f"{root}: trusted (sha256 {state.digest[:16]}…, root commit {first}, stored in {trust.trust_path()})")
     return 0

@@ -70,6 +70,12 @@ def run_guard(guard: Guard, cwd: str | os.PathLike, trusted: bool, env: Optional
     if guard.needs_trust and not trusted:
         return Outcome(guard.name, UNOBSERVED, "not trusted: the guard table of .cc-hooks.toml is not trusted (`cc-hooks trust`)",
                        environment=label)
+    if guard.needs_trust:  # the trusted table names files: they must be the bytes trusted, here too
+        from cc_hooks.trust import argv_changed
+
+        changed = argv_changed(guard.argv, cwd)
+        if changed:
+            return Outcome(guard.name, UNOBSERVED, f"not trusted: {changed}", environment=label)
     if environment.configured and not trusted:
         return Outcome(guard.name, UNOBSERVED, f"not trusted: guards run with {label}, which runs only after `cc-hooks trust`",
                        environment=label)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from cc_hooks.config import load_config
 from cc_hooks.fsutil import atomic_write_text
-from cc_hooks.git import run_git
+from cc_hooks.git import hooks_path
 
 HOOK_NAME = "commit-msg"
 CHAINED_NAME = "commit-msg.local"
@@ -90,7 +90,7 @@ def hook_script(pattern: str, symptoms_path: str, touching_symptoms_is_fix: bool
 
 def hooks_dir(repo_root: Path) -> Path:
     """Where git looks for hooks (``core.hooksPath`` or ``.git/hooks``)."""
-    rel = run_git(repo_root, "rev-parse", "--git-path", "hooks").strip()
+    rel = hooks_path(repo_root)
     return (Path(repo_root) / rel).resolve() if not os.path.isabs(rel) else Path(rel)
 
 

@@ -12,6 +12,7 @@ import pytest
 
 from cc_hooks.checks import FAIL, PASS, run_check, run_checks
 from cc_hooks.checks.context import make_context
+from cc_hooks.git import asked
 from cc_hooks.runtime import Deadline
 
 from .conftest import TODAY, check
@@ -174,7 +175,7 @@ def test_load_proofs_opens_only_stored_proofs(record_repo, monkeypatch):
 def test_a_run_reads_head_and_its_tree_once(record_repo, spawned):
     ctx = make_context(record_repo.root, Deadline(60))
     run_checks(ctx)
-    assert sum(argv[3:] == ["rev-parse", "HEAD", "--abbrev-ref", "HEAD"] for argv in spawned) == 1
+    assert sum(asked(argv) == ["rev-parse", "HEAD", "--abbrev-ref", "HEAD"] for argv in spawned if argv[:1] == ["git"]) == 1
     assert git_runs(spawned, "ls-tree") == 1  # questions and guards resolve against one tree
 
 
@@ -189,7 +190,7 @@ def test_one_status_answers_the_changed_files_and_the_upstream(record_repo, spaw
     findings = results["committed"].findings
     assert (findings[0].file, findings[0].message.split(";")[0]) == ("next_steps.md", "modified")
     assert "ahead of `origin/main`" in findings[1].message
-    statuses = [argv[3:] for argv in spawned if argv[:1] == ["git"] and argv[3:4] == ["status"]]
+    statuses = [asked(argv) for argv in spawned if argv[:1] == ["git"] and asked(argv)[:1] == ["status"]]
     assert statuses.count(["status", "--porcelain=v2", "--branch", "--untracked-files=all", "-z"]) == 1
     assert not [argv for argv in statuses if "--porcelain=v1" in argv or "--porcelain" in argv or "--" in argv]
     assert not [argv for argv in spawned if "@{upstream}" in argv or ("rev-list" in argv and "--count" in argv)]

@@ -163,6 +163,9 @@ def test_git_processes_do_not_grow_with_lines(repo, monkeypatch):
             calls.append(argv[3] if len(argv) > 3 else "")
         return real_run(argv, *args, **kwargs)
 
+    from cc_hooks.git import run_git
+
+    run_git(repo, "rev-parse", "HEAD")  # the repository's configuration is read once per process (cc_hooks.git)
     monkeypatch.setattr(subprocess, "run", counting_run)
     line = f"- q → src/net/retry.py:{{n}}; DECISIONS.md#2025-01-10--retry-seven-times; tests/test_retry.py::test_backoff; secret.md; {sha}\n"
     counts = []
