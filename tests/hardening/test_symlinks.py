@@ -166,6 +166,28 @@ def test_planted_state_symlinks_are_never_written_through(repo, tmp_path):
     assert list(victim_dir.iterdir()) == []
 
 
+def test_planted_state_files_linked_to_dev_zero_are_not_read(repo):
+    """Every state file a hook reads back, planted as a link to /dev/zero: bounded, answered."""
+    state = repo.state
+    for rel in ("checkpoints/sess-1/p.json", "checkpoints/sess-1/old.json", "pending/sess-1/x.json",
+                "blocks/sess-1.json", "hook.log", "audits/a.json"):
+        (state / rel).parent.mkdir(parents=True, exist_ok=True)
+        (state / rel).unlink(missing_ok=True)
+        (state / rel).symlink_to("/dev/zero")
+    root = str(repo.root)
+    for payload in (
+        {"hook_event_name": "PreCompact", "session_id": "sess-1", "cwd": root, "trigger": "manual", "prompt_id": "p"},
+        {"hook_event_name": "PostCompact", "session_id": "sess-1", "cwd": root, "trigger": "auto", "compact_summary": "x"},
+        {"hook_event_name": "UserPromptSubmit", "session_id": "sess-1", "cwd": root, "prompt": "go"},
+        {"hook_event_name": "SessionStart", "session_id": "sess-1", "cwd": root, "source": "compact"},
+    ):
+        code, out, err, seconds, rss = measured(["hook"], repo.root, json.dumps(payload).encode())
+        assert code in (0, 2) and "Traceback" not in err, (payload, err)
+        assert rss < MAX_RSS_KB and seconds < 10.5, (payload["hook_event_name"], rss, seconds)
+    code, out, err, seconds, rss = measured(["doctor"], repo.root)
+    assert "Traceback" not in err and rss < MAX_RSS_KB, (err[-2000:], rss)
+
+
 def test_a_state_directory_others_can_write_is_refused_with_one_line(repo):
     repo.state.mkdir(exist_ok=True)
     os.chmod(repo.state, 0o777)
