@@ -188,6 +188,17 @@ def test_planted_state_files_linked_to_dev_zero_are_not_read(repo):
     assert "Traceback" not in err and rss < MAX_RSS_KB, (err[-2000:], rss)
 
 
+def test_a_packed_refs_linked_to_dev_zero_keeps_the_checklist_bounded(repo):
+    """The git directory comes with the archive too: ``.git/packed-refs -> /dev/zero``."""
+    packed = repo.root / ".git" / "packed-refs"
+    packed.unlink(missing_ok=True)
+    packed.symlink_to("/dev/zero")
+    payload = {"hook_event_name": "PreCompact", "session_id": "s", "cwd": str(repo.root), "trigger": "auto", "prompt_id": "p"}
+    code, out, err, seconds, rss = measured(["hook"], repo.root, json.dumps(payload).encode())
+    assert code == 0 and "Traceback" not in err, err
+    assert rss < MAX_RSS_KB and seconds < 10.5, (rss, seconds)
+
+
 def test_a_state_directory_others_can_write_is_refused_with_one_line(repo):
     repo.state.mkdir(exist_ok=True)
     os.chmod(repo.state, 0o777)
