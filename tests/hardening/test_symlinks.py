@@ -210,6 +210,19 @@ def test_a_state_directory_others_can_write_is_refused_with_one_line(repo):
     assert not (repo.state / "summaries" / "sess-9").exists()
 
 
+def test_a_state_directory_that_is_a_symlink_is_refused(repo, tmp_path):
+    """``.git/cc-hooks -> ~/somewhere``: nothing is written there, whatever the event."""
+    victim = tmp_path / "victim-home"
+    victim.mkdir()
+    if repo.state.exists():
+        import shutil
+
+        shutil.rmtree(repo.state)
+    repo.state.symlink_to(victim)
+    all_events(repo)
+    assert list(victim.iterdir()) == []
+
+
 def test_a_state_directory_others_can_only_read_is_made_private(repo):
     repo.state.mkdir(exist_ok=True)
     os.chmod(repo.state, 0o755)
