@@ -36,7 +36,7 @@ def _newest_json(folder: Path, compacted_only: bool = False) -> Optional[dict]:
         if not isinstance(data, dict) or (compacted_only and not data.get("compacted")):
             continue
         created = data.get("created")
-        when = float(created) if isinstance(created, (int, float)) else path.stat().st_mtime
+        when = float(created) if isinstance(created, (int, float)) else path.lstat().st_mtime
         if when > best[0]:
             best = (when, {**data, "_path": str(path)})
     return best[1]
@@ -45,8 +45,10 @@ def _newest_json(folder: Path, compacted_only: bool = False) -> Optional[dict]:
 def _read_compacted(path: Path) -> Optional[object]:
     """``read_json``, skipping the parse of a checkpoint whose bytes lack a ``"compacted"`` key: a
     session's uncompacted checkpoints (blocked or abandoned compactions, every benchmark run) add up."""
+    from cc_hooks.fsutil import read_state_bytes
+
     try:
-        raw = path.read_bytes()
+        raw = read_state_bytes(path)  # a planted symlink (to /dev/zero, to a file outside) is not followed
     except OSError:
         return None
     if b'"compacted"' not in raw:

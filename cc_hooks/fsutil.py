@@ -105,7 +105,7 @@ def read_state_bytes(path: str | os.PathLike, limit: int = STATE_FILE_LIMIT) -> 
         if info.st_size > limit:
             raise RefusedFile(path, f"too large ({info.st_size} bytes); not read", errno.EFBIG)
         os.set_blocking(fd, True)
-        return os.read(fd, limit + 1)[:limit] if info.st_size < (1 << 20) else _read_all(fd, limit)
+        return _read_all(fd, limit)
     finally:
         os.close(fd)
 

@@ -37,9 +37,10 @@ def remember(state: Optional[Path], kind: str, parts: Iterable[Part], compute: C
     """
     path = cache_path(state, kind, parts) if state is not None else None
     if path is not None:
+        from cc_hooks.fsutil import read_state_bytes
+
         try:
-            with open(path, "rb") as handle:
-                return json.loads(handle.read())["value"]
+            return json.loads(read_state_bytes(path))["value"]
         except (OSError, ValueError, KeyError, TypeError):
             pass
     value = compute()

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 
 MAX_STDIN_BYTES = 16 * 1024 * 1024
 GRACE_SECONDS = 0.5
+REPLY_SECONDS = 0.4  # the timeout answer imports pydantic and writes the log: ~0.25 s on a loaded box
 # Idents of the handler threads the runtime gave up on: they may start no new git process
 # (cc_hooks.git asks ``may_start_git``), so an abandoned thread cannot leave one running after exit.
 _ABANDONED: set = set()
@@ -61,9 +62,9 @@ SILENT = HookResult()
 class Deadline:
     """A point in time that work must finish by; git calls take ``timeout()``."""
 
-    def __init__(self, seconds: float):
+    def __init__(self, seconds: float, start: Optional[float] = None):
         self.seconds = seconds
-        self.end = time.monotonic() + seconds
+        self.end = (time.monotonic() if start is None else start) + seconds
 
     def remaining(self) -> float:
         return max(0.0, self.end - time.monotonic())
@@ -141,7 +142,9 @@ def _cwd_of(payload: dict[str, Any]) -> str:
         raise HookInputError(f"the working directory{where} no longer exists; nothing to do") from None
 
 
-def run_hook(stdin, stdout, stderr) -> int:
+def run_hook(stdin, stdout, stderr, started: Optional[float] = None) -> int:
+    """Answer one event; ``started`` (``time.monotonic()``) is when the budget began: the hook
+    program passes its process's start (``process_start``), a library caller leaves it to now."""
     event = "?"
     cwd: Optional[str] = None
     try:
@@ -165,7 +168,7 @@ def run_hook(stdin, stdout, stderr) -> int:
                 return _emit(result, stdout, stderr)
         from pathlib import Path
 
-        ctx = HookContext(event, payload, Path(cwd), Deadline(DEFAULT_SECONDS[event]))
+        ctx = HookContext(event, payload, Path(cwd), Deadline(DEFAULT_SECONDS[event], started))
         return _emit(_run_with_budget(module, ctx), stdout, stderr)
     except HookInputError as exc:
         return _fail_open(cwd, event, str(exc), stderr)
@@ -176,6 +179,20 @@ def run_hook(stdin, stdout, stderr) -> int:
             from cc_hooks import prefetch
 
             prefetch.finish()
+
+
+def process_start() -> Optional[float]:
+    """When this process started, on the ``time.monotonic()`` clock (Linux: /proc/self/stat), so
+    that the budget counts the interpreter's start-up and the imports too: Claude Code's clock
+    starts at the spawn (issue 16, item 14). None where it cannot be told."""
+    try:
+        with open("/proc/self/stat", "rb") as handle:
+            fields = handle.read().rsplit(b")", 1)[1].split()
+        started = int(fields[19]) / os.sysconf("SC_CLK_TCK")  # field 22: start time after boot
+        age = time.clock_gettime(time.CLOCK_BOOTTIME) - started
+    except (OSError, ValueError, IndexError, AttributeError):
+        return None
+    return time.monotonic() - age if 0 <= age < 60 else None
 
 
 def _run_with_budget(module, ctx: HookContext):
@@ -198,7 +215,9 @@ def _run_with_budget(module, ctx: HookContext):
     thread = threading.Thread(target=work, name=f"cc-hooks-{ctx.event}", daemon=True)
     thread.start()
     # The handler may re-anchor the deadline once it has read the config.
-    while thread.is_alive() and time.monotonic() < ctx.deadline.end + GRACE_SECONDS:
+    # The last REPLY_SECONDS of the grace are for the timeout answer and the exit: the budget plus
+    # the grace is the promise, counted from the process's start.
+    while thread.is_alive() and time.monotonic() < ctx.deadline.end + GRACE_SECONDS - REPLY_SECONDS:
         thread.join(timeout=0.05)
     if thread.is_alive():
         ctx.log("error", f"handler did not finish within its {ctx.deadline.seconds:g}s budget")

@@ -99,8 +99,8 @@ def test_summary_sentences_with_nothing_checkable_are_counted_not_listed():
     assert "login redirect" not in text
     assert "40 statement(s) of the compaction summary name no commit, branch, path or probe" in text
     assert "### UNVERIFIED (2)" in text and "deadbee1" in text and "small commits" in text  # the dashboard's stay listed
-    assert "- next_steps.md:5: `The team prefers small commits.`" in text  # no kind: it names nothing
-    assert "- summary:50 (git): `Fixed in commit deadbee1.`" in text
+    assert "- `next_steps.md:5`: `The team prefers small commits.`" in text  # no kind: it names nothing
+    assert "- `summary:50` (git): `Fixed in commit deadbee1.`" in text
 
 
 def test_a_claim_is_verified_only_by_checks_that_looked_at_something():

@@ -11,6 +11,8 @@ from typing import Any, Optional
 
 from cc_hooks.runtime import Deadline
 
+PACKED_REFS_LIMIT = 256 * 1024 * 1024  # a repository with millions of refs; more is not a packed-refs git wrote
+
 _HISTORY_ENV = ("GIT_REPLACE_REF_BASE", "GIT_GRAFT_FILE", "GIT_SHALLOW_FILE", "GIT_NO_REPLACE_OBJECTS", "GIT_DIR", "GIT_COMMON_DIR")
 
 
@@ -58,10 +60,13 @@ class CheckContext:
                 return None
         except OSError:
             pass  # no replace refs folder: the usual case
+        from cc_hooks.fsutil import RefusedFile, read_repo_bytes
+
         try:
-            with open(common / "packed-refs", "rb") as handle:
-                if b" refs/replace/" in handle.read():
-                    return None
+            if b" refs/replace/" in read_repo_bytes(common / "packed-refs", limit=PACKED_REFS_LIMIT):
+                return None
+        except RefusedFile:
+            return None  # a link to /dev/zero, a FIFO, a huge file: not read, and so not known to be plain
         except OSError:
             pass
         return sha

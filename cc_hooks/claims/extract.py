@@ -199,4 +199,6 @@ def _heading(line: str) -> Optional[str]:
 
 
 def _strip_controls(text: str) -> str:
-    return re.sub(r"\x1b\[[0-9;?]*[ -/]*[@-~]|[\x00-\x08\x0b-\x1f\x7f]", "", text)
+    from cc_hooks.printable import printable  # the one sanitizer (issue 16, item 8)
+
+    return printable(text)

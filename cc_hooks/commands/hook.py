@@ -19,9 +19,9 @@ def run(args) -> int:
     # A hook process lives for a fraction of a second: the cyclic collector would only walk the
     # objects pydantic's import creates, again and again (DECISIONS.md).
     gc.disable()
-    from cc_hooks.runtime import run_hook
+    from cc_hooks.runtime import process_start, run_hook
 
-    return run_hook(sys.stdin.buffer, sys.stdout, sys.stderr)
+    return run_hook(sys.stdin.buffer, sys.stdout, sys.stderr, started=process_start())  # Claude Code's clock starts at the spawn
 
 
 def exit_process(code: int):

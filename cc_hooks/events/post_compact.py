@@ -38,8 +38,7 @@ def handle(ctx: HookContext):
     path = directory / "summaries" / state_key(event.session_id) / f"{stamp()}.json"
     capture = {"session_id": event.session_id, "trigger": event.trigger, "prompt_id": event.prompt_id, "summary": summary}
     problem = _write(ctx, path, capture)  # the capture first: an audit that fails loses nothing
-    line = (f"cc-hooks: captured the compaction summary ({len(summary)} chars)" if problem is None
-            else f"cc-hooks: could not store the compaction summary ({problem})")
+    line = capture_line(summary, problem)
     try:
         audit = audit_summary(ctx, project, summary, event.session_id, event.prompt_id)
     except Exception as exc:  # the audit is best effort; the capture stands
@@ -51,6 +50,15 @@ def handle(ctx: HookContext):
     queued = _queue(ctx, directory, event.session_id, {"kind": "summary-audit", "capture": str(path), "text": audit_text(audit)})
     tail = "" if queued else "; the audit could not be queued for the next prompt"
     return post_compact_output(f"{line}; {audit_line(audit)}{tail}.")
+
+
+def capture_line(summary: str, problem) -> str:
+    """The start of PostCompact's one line to the user (why a write failed is one clean line)."""
+    from cc_hooks.printable import clean
+
+    if problem is None:
+        return f"cc-hooks: captured the compaction summary ({len(summary)} chars)"
+    return f"cc-hooks: could not store the compaction summary ({clean(problem)[:300]})"
 
 
 def _write(ctx: HookContext, path, data: dict):

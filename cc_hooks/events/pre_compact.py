@@ -173,6 +173,11 @@ def _maybe_block(ctx, directory, event, project, results, items):
         return None
     if directory is not None:
         record_block(directory, event.session_id)
+    return pre_compact_block(block_message(blocking))
+
+
+def block_message(blocking) -> str:
+    """Why the compaction was blocked (it reaches the person and the model): findings quoted."""
     from cc_hooks.printable import quote
 
     lines = ["cc-hooks blocked this compaction: the record is incomplete (" + ", ".join(r.id for r in blocking) + " FAIL)."]
@@ -181,7 +186,7 @@ def _maybe_block(ctx, directory, event, project, results, items):
             lines.append(f"- [{result.id}] {quote(finding, MAX_ITEM_QUOTE)}")
     lines.append("Record these (SYMPTOMS.md / DECISIONS.md / a `Symptom:` trailer / commit), or compact anyway: "
                  f"run /compact again within 60 s, or set {ALLOW_ENV}=1.")
-    return pre_compact_block("\n".join(lines))
+    return "\n".join(lines)
 
 
 def on_timeout(ctx: HookContext):

@@ -10,6 +10,10 @@ user line whose text starts with the summary prefix. The file is read up to the 
 session may be appending); a last line that does not parse is ignored; invalid UTF-8 is replaced.
 Positioned reads through a small chunk cache, not mmap: a file that another process truncates
 while it is read gives short reads here, where a mapping would kill the hook with SIGBUS.
+
+Bounded whatever the file: only its last ``SCAN_BYTES`` are searched and parsed (a 2 GB sparse
+file costs what 64 MiB does; the result says ``truncated``), and a line longer than
+``MAX_LINE_BYTES`` is counted as bad without being joined or parsed.
 Standard library only: this runs on the hook path.
 """
 
@@ -35,6 +39,8 @@ _COMMAND_WRAPPERS = (
     "<local-command-", "<command-name>", "<command-message>", "<task-notification>", "<system-reminder>",
 )
 _MAX_WALK = 10_000
+SCAN_BYTES = 64 * 1024 * 1024  # the end of a transcript a hook reads at most
+MAX_LINE_BYTES = 32 * 1024 * 1024  # a longer line is not a record the CLI wrote
 
 
 @dataclass
@@ -120,13 +126,16 @@ class LiveTranscript:
         return self.size - self.live_offset
 
 
-def read_live(path: str | os.PathLike, max_bytes: Optional[int] = None) -> LiveTranscript:
-    """The live part of the transcript at ``path``; ``max_bytes`` caps how much of it is parsed."""
+def read_live(path: str | os.PathLike, max_bytes: Optional[int] = None,
+              scan_bytes: Optional[int] = SCAN_BYTES) -> LiveTranscript:
+    """The live part of the transcript at ``path``; ``max_bytes`` caps how much of it is parsed,
+    ``scan_bytes`` how much of the file's end is searched at all (None: the whole file)."""
     path = os.fspath(path)
     with open(path, "rb") as handle:
         size = os.fstat(handle.fileno()).st_size
+        floor = 0 if scan_bytes is None or size <= scan_bytes else size - scan_bytes
         with _map(handle, size) as buf:
-            return _read(path, buf, size, max_bytes)
+            return _read(path, buf, size, max_bytes, floor)
 
 
 class _FileView:
@@ -230,9 +239,11 @@ def parse_line(raw: bytes) -> Optional[dict]:
     return value if isinstance(value, dict) else None
 
 
-def line_at(buf, pos: int, end: int) -> tuple[int, int]:
-    """(start, stop) of the line holding byte ``pos``; stop excludes the newline."""
-    start = buf.rfind(b"\n", 0, pos) + 1
+def line_at(buf, pos: int, end: int, floor: int = 0) -> tuple[int, int]:
+    """(start, stop) of the line holding byte ``pos``, not looking before ``floor``; stop excludes
+    the newline."""
+    newline = buf.rfind(b"\n", floor, pos)
+    start = newline + 1 if newline >= 0 else floor
     stop = buf.find(b"\n", pos, end)
     return start, (end if stop < 0 else stop)
 
@@ -244,8 +255,8 @@ def find_last(buf, needle: bytes, end: int, floor: int, accept) -> Optional[tupl
         hit = buf.rfind(needle, floor, hi)
         if hit < 0:
             return None
-        start, stop = line_at(buf, hit, end)
-        record = parse_line(buf[start:stop])
+        start, stop = line_at(buf, hit, end, floor)
+        record = parse_line(buf[start:stop]) if stop - start <= MAX_LINE_BYTES else None
         if record is not None and accept(record):
             return start, record
         if start <= floor:
@@ -290,9 +301,11 @@ def result_text(block: dict) -> str:
 
 def iter_records(buf, start: int, end: int, block: int = 1 << 20) -> Iterator[tuple[int, Optional[dict]]]:
     """(offset, record or None) for each non-blank line in [start, end), split a block at a time
-    (a line longer than a block is joined from its pieces once, not copied block by block)."""
+    (a line longer than a block is joined from its pieces once, not copied block by block; one
+    longer than ``MAX_LINE_BYTES`` is dropped as it goes and yields None)."""
     pending: list[bytes] = []
     pending_at = pos = start
+    pending_size, oversized = 0, False
     while pos < end:
         data = buf[pos : min(end, pos + block)]
         if not data:
@@ -300,17 +313,28 @@ def iter_records(buf, start: int, end: int, block: int = 1 << 20) -> Iterator[tu
         base, pos = pos, pos + len(data)
         first = data.find(b"\n")
         if first < 0:
-            pending.append(data)
+            if not oversized:
+                pending.append(data)
+                pending_size += len(data)
+                if pending_size > MAX_LINE_BYTES:
+                    pending, oversized = [], True
             continue
-        pending.append(data[:first])
-        yield from _records_of(pending_at, b"".join(pending))
+        if oversized:
+            yield pending_at, None
+        else:
+            pending.append(data[:first])
+            yield from _records_of(pending_at, b"".join(pending))
         offset = base + first + 1
         lines = data[first + 1 :].split(b"\n")
         for line in lines[:-1]:
             yield from _records_of(offset, line)
             offset += len(line) + 1
         pending, pending_at = [lines[-1]], offset
-    yield from _records_of(pending_at, b"".join(pending))
+        pending_size, oversized = len(lines[-1]), False
+    if oversized:
+        yield pending_at, None
+    else:
+        yield from _records_of(pending_at, b"".join(pending))
 
 
 def _records_of(offset: int, line: bytes) -> Iterator[tuple[int, Optional[dict]]]:
@@ -318,20 +342,24 @@ def _records_of(offset: int, line: bytes) -> Iterator[tuple[int, Optional[dict]]
         yield offset, parse_line(line)
 
 
-def _read(path: str, buf, size: int, max_bytes: Optional[int]) -> LiveTranscript:
-    found = find_last(buf, BOUNDARY_NEEDLE, size, 0, is_boundary)
+def _read(path: str, buf, size: int, max_bytes: Optional[int], floor: int = 0) -> LiveTranscript:
+    found = find_last(buf, BOUNDARY_NEEDLE, size, floor, is_boundary)
     detected_by = "boundary"
     if found is None:
-        found = find_last(buf, SUMMARY_FLAG_NEEDLE, size, 0, is_summary_flag)
+        found = find_last(buf, SUMMARY_FLAG_NEEDLE, size, floor, is_summary_flag)
         detected_by = "isCompactSummary"
     if found is None:
-        found = find_last(buf, SUMMARY_PREFIX_NEEDLE, size, 0, is_summary_prefix)
+        found = find_last(buf, SUMMARY_PREFIX_NEEDLE, size, floor, is_summary_prefix)
         detected_by = "prefix"
-    live_offset = found[0] if found else 0
+    live_offset = found[0] if found else floor
     boundary = found[1] if found and detected_by == "boundary" else None
 
     result = LiveTranscript(path=path, size=size, live_offset=live_offset, summary=None)
     parse_from = live_offset
+    if found is None and floor > 0:  # no compaction in the part searched: the first line there is cut
+        nl = buf.find(b"\n", floor, size)
+        parse_from = size if nl < 0 else nl + 1
+        result.truncated = True
     if max_bytes is not None and size - live_offset > max_bytes:
         nl = buf.find(b"\n", size - max_bytes, size)
         parse_from = size if nl < 0 else nl + 1

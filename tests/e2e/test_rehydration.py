@@ -154,7 +154,7 @@ def test_on_resume_the_report_names_the_summarys_false_commit_contradicted(plant
     resumed = report(request.text, RESUME_HEADER)
 
     contradicted = section(resumed, "CONTRADICTED")
-    assert re.search(rf"- summary:\d+ \(git\): `Fixed the parser in commit {SUMMARY_FAKE_SHA}\.`", contradicted)
+    assert re.search(rf"- `summary:\d+` \(git\): `Fixed the parser in commit {SUMMARY_FAKE_SHA}\.`", contradicted)
     assert f"no commit {SUMMARY_FAKE_SHA} in this repository" in contradicted
     assert re.search(r"Claims from the compaction summary of \d{4}-\d{2}-\d{2} were checked too", resumed)
     assert f"no commit {FAKE_SHA}" in contradicted  # and the dashboard is re-verified too

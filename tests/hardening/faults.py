@@ -17,7 +17,7 @@ FIELDS = {
     "SessionStart": {"source": "compact"},
     "UserPromptSubmit": {"prompt": "go on"},
 }
-STARTUP = 5.0  # interpreter start-up and imports on a loaded 2-core box
+STARTUP = 0.0  # none: a hook process counts its start-up against its budget (issue 16, item 14)
 
 
 def payload(name: str, cwd: Path, **extra) -> bytes:

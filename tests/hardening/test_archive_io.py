@@ -254,3 +254,44 @@ def test_a_file_size_limit_through_the_cli_leaves_no_temporary_file(tmp_path, ve
         assert temporary_files(tmp_path) == [], (limit, proc.stdout, proc.stderr, temporary_files(tmp_path))
     arc.archive_session(path, execute=True, min_idle=0, root=root, opened=[])  # whatever state it was left in
     assert b"".join(restored_lines(path, root)) == before
+
+
+# --- the same through the installed entry point ---------------------------------------------------
+
+PAUSE = """
+import os
+from cc_hooks.transcript import archive
+def step(name):
+    if name == os.environ["CC_HOOKS_TEST_STEP"]:  # the CLI appends exactly here, as a live session would
+        with open(os.environ["CC_HOOKS_TEST_TRANSCRIPT"], "ab") as handle:
+            handle.write(b'{"type":"user","uuid":"late","message":{"role":"user","content":"late"}}\\n')
+archive.STEP_HOOK = step
+"""
+
+
+@pytest.mark.parametrize("step", ["before-replace", "after-replace"])
+def test_the_cli_keeps_an_append_made_between_its_steps(tmp_path, step):
+    path = session(tmp_path / "p" / "s.jsonl")
+    root, before = tmp_path / "a", path.read_bytes()
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "sitecustomize.py").write_text(PAUSE)
+    env = {**os.environ, "PYTHONPATH": str(site), "CC_HOOKS_TEST_STEP": step, "CC_HOOKS_TEST_TRANSCRIPT": str(path)}
+    proc = subprocess.run(entry_point() + ["transcripts", "archive", str(path), "--execute", "--min-idle", "0",
+                                           "--archive-dir", str(root)], capture_output=True, text=True, env=env, timeout=120)
+    assert proc.returncode == 0 and "archived" in proc.stdout, (proc.stdout, proc.stderr)
+    late = b'{"type":"user","uuid":"late","message":{"role":"user","content":"late"}}\n'
+    assert b"".join(restored_lines(path, root)) == before + late
+
+
+def test_the_cli_archive_is_private_under_umask_000(tmp_path):
+    path = session(tmp_path / "p" / "s.jsonl")
+    os.chmod(path, 0o600)
+    root = tmp_path / "archive"
+    proc = subprocess.run(entry_point() + ["transcripts", "archive", str(path), "--execute", "--min-idle", "0",
+                                           "--archive-dir", str(root)], capture_output=True, text=True, timeout=120,
+                          preexec_fn=lambda: os.umask(0))
+    assert proc.returncode == 0 and "archived" in proc.stdout, (proc.stdout, proc.stderr)
+    found = [root, *root.rglob("*")]
+    modes = {str(p.relative_to(tmp_path)): (p.is_dir(), oct(p.stat().st_mode & 0o777)) for p in found}
+    assert len(found) >= 4 and all(mode == ("0o700" if is_dir else "0o600") for is_dir, mode in modes.values()), modes

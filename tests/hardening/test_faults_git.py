@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from .conftest import EVENTS, assert_sane, hook_process
+from .conftest import BUDGET, EVENTS, assert_sane, hook_process
 from .faults import STARTUP, payload
 
 
@@ -21,7 +21,7 @@ def test_git_missing_from_path(repo, tmp_path, name):
     empty_bin = tmp_path / "no-git"
     empty_bin.mkdir()
     answer = hook_process(payload(name, repo), repo, env={"PATH": str(empty_bin)})
-    assert_sane(answer, 10 + STARTUP)
+    assert_sane(answer, BUDGET[name] + STARTUP)
     if name == "SessionStart":
         assert "git is not installed" in answer.context()
         assert "VERIFIED (" not in answer.context()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import EVENTS, assert_sane, hook_in_process
+from .conftest import BUDGET, EVENTS, assert_sane, hook_in_process
 from .faults import fill, mounted_tmpfs, payload
 
 
@@ -17,7 +17,7 @@ def test_full_state_directory_the_hook_still_answers(repo, name):
     with mounted_tmpfs(repo / ".git" / "cc-hooks", "64k") as state:
         fill(state)
         answer = hook_in_process(payload(name, repo))
-        assert_sane(answer, 15)
+        assert_sane(answer, BUDGET[name])
         if name in ("PreCompact", "SessionStart"):
             assert answer.stdout.strip(), answer  # the answer does not depend on writing state
 
@@ -26,7 +26,7 @@ def test_full_state_directory_the_hook_still_answers(repo, name):
 def test_read_only_state_directory_the_hook_still_answers(repo, name):
     with mounted_tmpfs(repo / ".git" / "cc-hooks", "1m", readonly=True):
         answer = hook_in_process(payload(name, repo))
-        assert_sane(answer, 15)
+        assert_sane(answer, BUDGET[name])
         if name in ("PreCompact", "SessionStart"):
             assert answer.stdout.strip(), answer
 
@@ -35,7 +35,7 @@ def test_read_only_state_directory_the_hook_still_answers(repo, name):
 def test_a_file_in_place_of_the_state_directory(repo, name):
     (repo / ".git" / "cc-hooks").write_text("not a directory")
     answer = hook_in_process(payload(name, repo))
-    assert_sane(answer, 15)
+    assert_sane(answer, BUDGET[name])
     if name in ("PreCompact", "SessionStart"):
         assert answer.stdout.strip(), answer
     assert (repo / ".git" / "cc-hooks").read_text() == "not a directory"

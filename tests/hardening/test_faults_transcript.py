@@ -11,7 +11,7 @@ import threading
 
 import pytest
 
-from .conftest import assert_sane, hook_process
+from .conftest import BUDGET, assert_sane, hook_process
 from .faults import STARTUP, payload
 
 
@@ -52,7 +52,7 @@ def test_transcript_changing_mid_read_the_hooks_still_answer(repo, tmp_path, mod
     try:
         for name in ("PreCompact", "SessionStart", "PreCompact", "SessionStart"):
             answer = hook_process(payload(name, repo), repo)
-            assert_sane(answer, 15 + STARTUP)
+            assert_sane(answer, BUDGET[name] + STARTUP)
             if name in ("PreCompact", "SessionStart"):
                 assert answer.stdout.strip(), answer
     finally:

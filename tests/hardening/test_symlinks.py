@@ -166,6 +166,39 @@ def test_planted_state_symlinks_are_never_written_through(repo, tmp_path):
     assert list(victim_dir.iterdir()) == []
 
 
+def test_planted_state_files_linked_to_dev_zero_are_not_read(repo):
+    """Every state file a hook reads back, planted as a link to /dev/zero: bounded, answered."""
+    state = repo.state
+    for rel in ("checkpoints/sess-1/p.json", "checkpoints/sess-1/old.json", "pending/sess-1/x.json",
+                "blocks/sess-1.json", "hook.log", "audits/a.json"):
+        (state / rel).parent.mkdir(parents=True, exist_ok=True)
+        (state / rel).unlink(missing_ok=True)
+        (state / rel).symlink_to("/dev/zero")
+    root = str(repo.root)
+    for payload in (
+        {"hook_event_name": "PreCompact", "session_id": "sess-1", "cwd": root, "trigger": "manual", "prompt_id": "p"},
+        {"hook_event_name": "PostCompact", "session_id": "sess-1", "cwd": root, "trigger": "auto", "compact_summary": "x"},
+        {"hook_event_name": "UserPromptSubmit", "session_id": "sess-1", "cwd": root, "prompt": "go"},
+        {"hook_event_name": "SessionStart", "session_id": "sess-1", "cwd": root, "source": "compact"},
+    ):
+        code, out, err, seconds, rss = measured(["hook"], repo.root, json.dumps(payload).encode())
+        assert code in (0, 2) and "Traceback" not in err, (payload, err)
+        assert rss < MAX_RSS_KB and seconds < 10.5, (payload["hook_event_name"], rss, seconds)
+    code, out, err, seconds, rss = measured(["doctor"], repo.root)
+    assert "Traceback" not in err and rss < MAX_RSS_KB, (err[-2000:], rss)
+
+
+def test_a_packed_refs_linked_to_dev_zero_keeps_the_checklist_bounded(repo):
+    """The git directory comes with the archive too: ``.git/packed-refs -> /dev/zero``."""
+    packed = repo.root / ".git" / "packed-refs"
+    packed.unlink(missing_ok=True)
+    packed.symlink_to("/dev/zero")
+    payload = {"hook_event_name": "PreCompact", "session_id": "s", "cwd": str(repo.root), "trigger": "auto", "prompt_id": "p"}
+    code, out, err, seconds, rss = measured(["hook"], repo.root, json.dumps(payload).encode())
+    assert code == 0 and "Traceback" not in err, err
+    assert rss < MAX_RSS_KB and seconds < 10.5, (rss, seconds)
+
+
 def test_a_state_directory_others_can_write_is_refused_with_one_line(repo):
     repo.state.mkdir(exist_ok=True)
     os.chmod(repo.state, 0o777)
@@ -175,6 +208,19 @@ def test_a_state_directory_others_can_write_is_refused_with_one_line(repo):
     assert code == 0 and "could not store the compaction summary" in out and "chmod 700" in out, out
     assert out.count("\n") <= 1
     assert not (repo.state / "summaries" / "sess-9").exists()
+
+
+def test_a_state_directory_that_is_a_symlink_is_refused(repo, tmp_path):
+    """``.git/cc-hooks -> ~/somewhere``: nothing is written there, whatever the event."""
+    victim = tmp_path / "victim-home"
+    victim.mkdir()
+    if repo.state.exists():
+        import shutil
+
+        shutil.rmtree(repo.state)
+    repo.state.symlink_to(victim)
+    all_events(repo)
+    assert list(victim.iterdir()) == []
 
 
 def test_a_state_directory_others_can_only_read_is_made_private(repo):
