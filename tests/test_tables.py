@@ -66,3 +66,11 @@ def test_doctor_and_check_into_a_pipe_print_whole_lines(git_repo):
                           capture_output=True, text=True, timeout=120)
     wired = [c for c in json.loads(proc.stdout)["checks"] if c["check"] == "hook runs"]
     assert all("…" not in c["detail"] for c in wired)  # the wired command whole
+
+
+def test_triage_and_audit_take_plain(capsys, git_repo):
+    from cc_hooks.cli import main
+
+    for argv in (["triage", "anything at all", "--plain", "--project", str(git_repo)],):
+        assert main(argv) == 0
+        assert not any(ch in capsys.readouterr().out for ch in "┏┃│└")

@@ -17,6 +17,8 @@ def add_arguments(parser) -> None:
     parser.add_argument("--project", metavar="DIR", default=".", help=PROJECT_HELP)
     parser.add_argument("--question", metavar="TEXT", action="append", default=[], help="also ask this question (repeatable)")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    parser.add_argument("--plain", action="store_true",
+                        help="plain markdown even on a terminal (the default when stdout is not a terminal)")
     parser.add_argument("--write-report", action="store_true", help="write the report to COLDSTART_AUDIT.md (rewritten; commit it)")
     parser.add_argument("--agent", action="store_true", help="also have your own `claude -p` grade the questions as a cold-start auditor")
     parser.add_argument("--claude", metavar="PATH", help="the Claude Code CLI to run for --agent (default: `claude` on PATH)")
@@ -84,7 +86,7 @@ def run(args) -> int:
         atomic_write_text(root / REPORT_NAME, report_file_text(result))
     if args.json:
         print(render_json(result))
-    elif sys.stdout.isatty():
+    elif sys.stdout.isatty() and not args.plain:
         print_rich(result)
     else:
         print(render_markdown(result), end="")

@@ -181,7 +181,10 @@ def ignore_virtualenvs(root) -> list[Action]:
     """Add every top-level virtualenv git would otherwise offer to commit to ``.gitignore``."""
     from cc_hooks.git import GitError, run_git
 
-    venvs = sorted(p.name for p in root.iterdir() if p.is_dir() and not p.is_symlink() and (p / "pyvenv.cfg").is_file())
+    import re
+
+    venvs = sorted(p.name for p in root.iterdir() if p.is_dir() and not p.is_symlink() and (p / "pyvenv.cfg").is_file()
+                   and re.fullmatch(r"[\w.-]+", p.name) and not _ignores_itself(p))
     if not venvs:
         return []
     try:
@@ -203,6 +206,15 @@ def ignore_virtualenvs(root) -> list[Action]:
     return [Action("updated" if text else "created", ".gitignore",
                    f"now ignores {names}: a virtualenv made by Python before 3.13 does not ignore itself, and its "
                    "packages' files would be committed and swept")]
+
+
+def _ignores_itself(venv) -> bool:
+    """Python 3.13+ writes a ``.gitignore`` holding ``*`` into every new virtualenv."""
+    try:
+        lines = (venv / ".gitignore").read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return False
+    return "*" in (line.strip() for line in lines)
 
 
 def record_paths(root) -> list[str]:

@@ -46,6 +46,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
     parser.add_argument("symptom", nargs="+", metavar="SYMPTOM", help="the symptom, in 2-4 phrasings an observer would use (quote each)")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    parser.add_argument("--plain", action="store_true",
+                        help="plain markdown even on a terminal (the default when stdout is not a terminal)")
     parser.add_argument("--project", metavar="DIR", default=".", help=PROJECT_HELP)
     parser.epilog = ("Exit status: 0 whenever the search ran, whatever the verdict (KNOWN, KNOWN-BUT-FIX-INTACT, NOVEL); "
                      "2 when it could not (not a git repository, git failing).")
@@ -66,7 +68,7 @@ def run(args) -> int:
         import json
 
         print(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
-    elif sys.stdout.isatty():
+    elif sys.stdout.isatty() and not args.plain:
         render_rich(result)
     else:
         from cc_hooks.printable import printable
@@ -465,7 +467,6 @@ def render_markdown(result: TriageResult) -> str:
 def render_rich(result: TriageResult) -> None:
     from rich.console import Console
     from rich.markup import escape as rich_escape
-    from rich.table import Table
 
     from cc_hooks.printable import printable
 
@@ -477,17 +478,21 @@ def render_rich(result: TriageResult) -> None:
     console.print(f"[bold]Triage:[/bold] {escape(' / '.join(result.phrasings))}")
     console.print(f"[{style}]{result.label}[/{style}] — {result.meaning}")
     if result.prior:
-        table = Table("symptom", "cause", "fix", "guard", "fix commit", "date", "still present?", show_lines=True)
+        from cc_hooks.tables import Column, print_table
+
+        columns = [Column("symptom", wrap=True), Column("cause", wrap=True), Column("fix", keep=30, wrap=True),
+                   Column("guard", keep=20, wrap=True), Column("fix commit"), Column("date", keep=40),
+                   Column("still present?", wrap=True)]
+        rows = []
         for cause in result.prior:
-            fixes = cause.fixes or [None]
-            for fix in fixes:
-                present = "—" if fix is None else {True: "[green]yes[/green]", False: "[red]NO[/red]", None: "unknown"}[fix.intact]
-                table.add_row(
-                    escape(cause.symptom), escape(cause.cause), escape(cause.fix or "not recorded"), escape(cause.guard or "none recorded"),
-                    fix.sha[:12] if fix else "none recorded", (fix.date or "")[:10] if fix else "",
-                    f"{present}\n{escape(fix.status + ': ' + fix.detail)}" if fix else "no fix recorded",
-                )
-        console.print(table)
+            for fix in cause.fixes or [None]:
+                present = ("no fix recorded", None) if fix is None else (
+                    {True: "yes", False: "NO", None: "unknown"}[fix.intact] + "\n" + printable(f"{fix.status}: {fix.detail}"),
+                    {True: "green", False: "red", None: None}[fix.intact])
+                rows.append([printable(cause.symptom), printable(cause.cause), printable(cause.fix or "not recorded"),
+                             printable(cause.guard or "none recorded"), fix.sha[:12] if fix else "none recorded",
+                             (fix.date or "")[:10] if fix else "", present])
+        print_table("", columns, rows, plain=False)
     for title, items in (
         ("Already ruled out", [f"{r['hypothesis']} — {r['evidence'] or 'no evidence recorded'} {r['date'] or ''}" for r in result.ruled_out]),
         ("Recorded discriminators", [f"{d['cause']}: {d['discriminator']}" for d in result.discriminators]),

@@ -28,12 +28,12 @@ def cli(*args: str, cwd: Path, env: dict | None = None) -> subprocess.CompletedP
 
 
 def initialized(repo: Path, dashboard_lines: list[str]) -> Path:
-    assert cli("init", cwd=repo).returncode == 0
+    assert cli("init", "--no-audit", cwd=repo).returncode == 0  # scaffolding only: no baseline audit
     path = repo / "next_steps.md"
-    text = path.read_text()
-    marker = "Resume point:"
-    head, _, tail = text.partition(marker)
-    path.write_text(head + marker + " continue\n" + "\n".join(dashboard_lines) + "\n" + tail.split("\n", 1)[1])
+    lines = path.read_text().split("\n")  # the scaffold states no resume point: add one under the heading
+    at = next(i for i, line in enumerate(lines) if line.startswith("## CURRENT STATE")) + 1
+    lines[at:at] = ["Resume point: continue", *dashboard_lines]
+    path.write_text("\n".join(lines))
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", "record")
     return path

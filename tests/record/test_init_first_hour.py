@@ -37,6 +37,13 @@ def test_an_unignored_venv_is_ignored_and_init_says_so(git_repo, capsys):
     assert "ignores" not in out and "Nothing to do" in out  # the second run leaves .gitignore alone
 
 
+def test_a_venv_that_ignores_itself_is_left_alone(git_repo, capsys):
+    make_venv(git_repo, ".venv313")
+    (git_repo / ".venv313" / ".gitignore").write_text("# Created by venv; see https://docs.python.org/3/library/venv.html\n*\n")
+    code, out = run(capsys, "init", "--project", str(git_repo), "--no-audit")
+    assert code == 0 and "ignores" not in out and not (git_repo / ".gitignore").exists()
+
+
 def test_the_commit_hint_lists_what_install_wrote_too(git_repo, capsys):
     assert run(capsys, "install", "--project", str(git_repo), "--agents")[0] == 0
     code, out = run(capsys, "init", "--project", str(git_repo), "--no-audit")
