@@ -168,8 +168,10 @@ def state_parent(root: str | os.PathLike, path: str | os.PathLike, check_root: b
     return fd
 
 
-def write_state_bytes(root: str | os.PathLike, path: str | os.PathLike, data: bytes, check_root: bool = True) -> None:
-    """Atomically write a private state file (0600) under the state directory ``root``."""
+def write_state_bytes(root: str | os.PathLike, path: str | os.PathLike, data: bytes, check_root: bool = True,
+                      durable: bool = True) -> None:
+    """Atomically write a private state file (0600) under the state directory ``root``; ``durable``
+    also fsyncs the file and its directory (a cache entry can do without)."""
     name = os.path.basename(path)
     parent = state_parent(root, path, check_root)
     try:
@@ -181,7 +183,8 @@ def write_state_bytes(root: str | os.PathLike, path: str | os.PathLike, data: by
                 while view:
                     view = view[os.write(fd, view):]
                 os.fchmod(fd, 0o600)
-                os.fsync(fd)
+                if durable:
+                    os.fsync(fd)
             finally:
                 os.close(fd)
             os.replace(tmp, name, src_dir_fd=parent, dst_dir_fd=parent)  # a symlink at ``name`` is replaced, not followed
@@ -191,10 +194,11 @@ def write_state_bytes(root: str | os.PathLike, path: str | os.PathLike, data: by
             except OSError:
                 pass
             raise
-        try:
-            os.fsync(parent)
-        except OSError:
-            pass
+        if durable:
+            try:
+                os.fsync(parent)
+            except OSError:
+                pass
     finally:
         os.close(parent)
     _remove_stale_temps(Path(path))

@@ -100,9 +100,14 @@ def prompt_command(command: str) -> str:
     return command
 
 
+# Imported, not run as a script: the import takes the .pyc pip wrote (a script is compiled at every
+# start), and the import system skips a .pyc of another Python version where running it would fail.
+_GATE_CODE = "import sys; sys.path[0:0] = sys.argv[1:2]; import prompt_gate; sys.exit(prompt_gate.main(sys.argv[1:]))"
+
+
 def _gate(bin_dir: str, script: str) -> str:
     return (f'for g in {bin_dir}{GATE_GLOB}; do [ -f "$g" ] && [ -x {script} ] && '
-            f'exec {bin_dir}/python -I -S "$g" {script} hook; done; ')
+            f'exec {bin_dir}/python -I -S -c {shlex.quote(_GATE_CODE)} "${{g%/*}}" {script} hook; done; ')
 
 
 def is_ours(handler: Any) -> bool:

@@ -120,3 +120,16 @@ def test_history_shape_names_the_shallow_boundary_grafts_and_replace_refs(tmp_pa
     assert len({plain, shallow, replaced}) == 3
     monkeypatch.setenv("GIT_GRAFT_FILE", str(tmp_path / "grafts"))
     assert memo.history_shape(tmp_path) is None
+
+
+def test_an_entry_is_written_whole_and_private_and_a_dead_writers_temp_is_removed(tmp_path):
+    import stat
+
+    dead = tmp_path / memo.FOLDER / f".facts-{'0' * 40}.json.999999999.abcdefgh.tmp"
+    dead.parent.mkdir(parents=True)
+    dead.write_bytes(b"{half")
+    memo.remember(tmp_path, "facts", ["x"], lambda: {"a": 1})
+    path = memo.cache_path(tmp_path, "facts", ["x"])
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600 and path.read_bytes() == b'{"value":{"a":1}}'
+    assert not dead.exists()
+    assert [p.name for p in path.parent.iterdir()] == [path.name]  # no temporary file of ours left either

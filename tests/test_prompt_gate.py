@@ -124,16 +124,17 @@ def test_a_machine_scope_gates_with_its_absolute_installation(tmp_path):
     local = settings.hook_command("local")
     gated = settings.prompt_command(local)
     script = str(Path(sys.executable).parent / "cc-hooks")
-    assert gated.endswith(local) and f"-I -S \"$g\" {script} hook" in gated
+    assert gated.endswith(local) and f"\"${{g%/*}}\" {script} hook" in gated and " -I -S -c " in gated
 
 
-def test_the_gate_imports_only_os_and_sys():
+def test_the_gate_imports_only_the_built_in_posix_and_sys():
     tree = ast.parse(GATE.read_text(encoding="utf-8"))
     imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
-    assert imported == {"os", "sys"} and not [n for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]
+    assert imported == {"posix", "sys"} and not [n for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]
     script = f"import sys; sys.argv = ['gate', 'true']; exec(open({str(GATE)!r}).read()); print(sorted(sys.modules))"
     loaded = subprocess.run([sys.executable, "-I", "-S", "-c", script], input=b"{}", capture_output=True, check=True)
-    assert b"'json'" not in loaded.stdout and b"'re'" not in loaded.stdout and b"'site'" not in loaded.stdout
+    for heavy in (b"'json'", b"'re'", b"'site'", b"'os'"):  # os alone costs more than the gate's own work
+        assert heavy not in loaded.stdout, heavy
 
 
 @pytest.mark.parametrize("raw, key, expected", [
@@ -144,6 +145,23 @@ def test_the_gate_imports_only_os_and_sys():
 ])
 def test_fields_are_read_from_the_raw_bytes(raw, key, expected):
     assert prompt_gate.field(raw, key) == expected
+
+
+@pytest.mark.parametrize("path", [b"/a/b/../c", b"a/./b//c/", b"../x", b"/..", b"a/../..", b"/"])
+def test_paths_normalise_as_os_path_does(path):
+    assert prompt_gate._normpath(path) == os.path.normpath(path)
+
+
+def test_the_common_dir_is_the_one_cc_hooks_state_finds(tmp_path, repo):
+    from cc_hooks.state import common_dir_path
+
+    subprocess.run(["git", "-C", str(repo), "commit", "-q", "--allow-empty", "-m", "x"], check=True,
+                   env={**os.environ, "GIT_AUTHOR_NAME": "a", "GIT_AUTHOR_EMAIL": "a@b", "GIT_COMMITTER_NAME": "a",
+                        "GIT_COMMITTER_EMAIL": "a@b"})
+    subprocess.run(["git", "-C", str(repo), "worktree", "add", "-q", str(tmp_path / "linked")], check=True)
+    (repo / "deep" / "er").mkdir(parents=True)
+    for start in (repo, repo / "deep" / "er", tmp_path / "linked", repo / ".git"):
+        assert prompt_gate.common_dir(str(start).encode()) == common_dir_path(str(start)).encode()
 
 
 @pytest.mark.parametrize("raw", [b'{"cwd": 3}', b'{"cwd": "a\\b"}', b'{"cwd": "a", "x": {"cwd": "b"}}'])

@@ -84,7 +84,8 @@ def test_merge_is_idempotent_and_installs_exactly_one_handler_per_event(data):
     assert twice == once and set(status.values()) == {"unchanged"}
     for event in settings.EVENTS:
         ours = [h for g in once["hooks"][event] for h in g.get("hooks", []) if settings.is_ours(h)]
-        assert ours == [{"type": "command", "command": COMMAND, "timeout": settings.TIMEOUTS[event]}]
+        command = settings.prompt_command(COMMAND) if event == "UserPromptSubmit" else COMMAND  # the prompt gate first
+        assert ours == [{"type": "command", "command": command, "timeout": settings.TIMEOUTS[event]}]
 
 
 @fuzz(300)
