@@ -1,5 +1,8 @@
 """The one HTTP client the tracker backends share (standard library only, DECISIONS.md).
 
+The only module of the package that imports a network module (docs/security.md, defence 7),
+and only inside functions: nothing here runs unless a tracker dashboard is declared.
+
 Rules every request follows:
 
 - HTTPS only; plain HTTP only to a loopback address (the tests' fakes).
@@ -167,6 +170,12 @@ def check_url(url: str) -> str:
     if parts.scheme == "http" and parts.hostname and is_loopback(parts.hostname):
         return url
     raise DashboardError(f"tracker URL {url!r} must be https:// (plain http only to a loopback address)")
+
+
+def host_of(url: str) -> str:
+    from urllib.parse import urlsplit
+
+    return urlsplit(url or "").hostname or ""
 
 
 def is_loopback(host: str) -> bool:

@@ -68,12 +68,13 @@ class Backend(TrackerBackend):
     def _gh_token(self) -> Optional[str]:
         import shutil
         import subprocess
-        from urllib.parse import urlsplit
+
+        from cc_hooks.record.backends._http import host_of
 
         gh = shutil.which("gh")
         if gh is None:
             return None
-        host = urlsplit(self.settings.api_url).hostname or "github.com"
+        host = host_of(self.settings.api_url) or "github.com"
         host = "github.com" if host == "api.github.com" else host
         try:
             done = subprocess.run([gh, "auth", "token", "--hostname", host], capture_output=True, text=True, timeout=2, stdin=subprocess.DEVNULL)
