@@ -20,8 +20,8 @@ clearly is, the item is CONTRADICTED naming it.
 
 from __future__ import annotations
 
+import math
 import re
-from dataclasses import dataclass
 from typing import Optional
 
 from cc_hooks.claims import address as addr
@@ -132,7 +132,7 @@ def _judge_named(ctx: VerifyContext, claim: Claim, date: str, commits: History, 
             claim.add("queue item", VERIFIED, f"done: landed in {_describe(ctx, commit)}", NAME)
             return
         other = _by_words(wanted, commits, date, exclude=commit.sha, text=claim.text)
-        if other is not None:
+        if other is not None and _share(wanted, other.subject_words) >= BEFORE_RATIO:  # the author named a commit: only a clear one overrules it
             claim.add("queue item", CONTRADICTED, f'{sha} is "{commit.subject}", not this work; it landed in {_describe(ctx, other)}', NAME)
         else:
             claim.add("queue item", UNVERIFIED, f'{sha} is "{commit.subject}": it does not clearly do this work', NAME)
@@ -228,7 +228,8 @@ def _by_words(wanted: list[str], commits: History, since: str, exclude: str = ""
         if names and all(n in commit.subject.lower() for n in names):
             bar = min(bar, NAMED_RATIO)  # every code name of the item is in the subject
         in_subject = _overlap(wanted, commit.subject_words)[0]
-        if (hits >= 2 and share >= bar and in_subject >= min(2, len(wanted)) and _same_kind(wanted, commit)
+        if (hits >= 2 and share >= bar and in_subject >= max(min(2, len(wanted)), math.ceil(len(wanted) / 2))
+                and _same_kind(wanted, commit)
                 and _names_present(names, commit) and _versions_present(text, commit)
                 and not (text and (_contrasted(text, commit) or _versions_differ(text, commit)))):
             found.append((commit.bookkeeping, -share, commit))
