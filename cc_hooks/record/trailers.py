@@ -106,7 +106,7 @@ def _read(root, revs: Sequence[str], since: Optional[str], with_body: bool, touc
             trailers = trailers.rstrip("\n")
         symptoms = tuple(v.strip() for v in trailers.split(_ITEM) if v.strip())
         message = parts[4].rstrip("\n") if with_body and len(parts) > 4 else None
-        commits.append(Commit(sha, date, subject, symptoms, message, sha in touching))
+        commits.append(Commit(sha, date, subject, symptoms, message, bool(touching.get(sha))))  # a merge lists no status: not a fix
     return commits
 
 

@@ -113,3 +113,15 @@ def test_parse_message_trailers(repo):
     msg = "fix: x\n\nSymptom: in body\nprose\n\nSymptom: real one\nReviewed-by: r\n"
     assert parse_message_trailers(repo, msg) == ["real one"]
     assert parse_message_trailers(repo, "fix: x\n\nno trailers\n") == []
+
+
+def test_a_merge_is_not_a_fix_commit_though_its_branch_touched_the_ledger(repo):
+    base = commit(repo, "Initial", {"SYMPTOMS.md": "# Symptom Index\n"})
+    git(repo, "checkout", "-q", "-b", "topic")
+    fix = commit(repo, "Fix the parser\n\nSymptom: parse fails", {"SYMPTOMS.md": "# Symptom Index\n\n## Symptom: parse fails\n"})
+    git(repo, "checkout", "-q", "main")
+    commit(repo, "Unrelated", {"other.txt": "x\n"})
+    git(repo, "merge", "-q", "--no-ff", "--no-edit", "topic")
+    found = fixes_without_trailer(repo, rev_range=f"{base}..HEAD")
+    assert found == []  # the merge carries no trailer, and needs none: its fix commit does
+    assert [c.sha for c in read_commits(repo, [f"{base}..HEAD"], symptoms_path="SYMPTOMS.md") if c.touches_symptoms] == [fix]
