@@ -50,3 +50,15 @@ def test_trust_show_with_no_probes_says_there_is_nothing_to_trust(git_repo, caps
     code = main(["trust", "--show", "--project", str(git_repo)])
     out = capsys.readouterr().out
     assert code == 0 and "nothing to trust" in out and "not trusted" not in out
+
+
+def test_project_may_be_any_directory_of_the_work_tree(git_repo, capsys):
+    sub = git_repo / "src" / "deep"
+    sub.mkdir(parents=True)
+    assert main(["install", "--project", str(sub)]) == 0
+    assert (git_repo / ".claude" / "settings.json").is_file() and not (sub / ".claude").exists()
+    capsys.readouterr()
+    assert main(["doctor", "--project", str(sub), "--json"]) in (0, 1)
+    import json
+
+    assert json.loads(capsys.readouterr().out)["project"] == str(git_repo)

@@ -323,7 +323,7 @@ def _print_table(root, findings: list, healthy: bool, plain=None) -> None:
     from cc_hooks.tables import Column, print_table
 
     style = {"ok": "green", "warn": "yellow", "fail": "bold red"}
-    columns = [Column("check", max_width=28), Column("status"), Column("detail", wrap=True), Column("fix", wrap=True)]
+    columns = [Column("check", max_width=32), Column("status"), Column("detail", wrap=True), Column("fix", wrap=True)]
     rows = [[printable(f.check), (f.status, style[f.status]), printable(f.detail), printable(f.fix)]
             for f in findings]  # details quote the hook log and the repo: no escape sequence reaches the terminal
     problems = sum(1 for f in findings if f.status == "fail")

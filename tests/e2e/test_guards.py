@@ -149,7 +149,8 @@ def test_the_guard_candidate_reaches_the_summarizer_and_the_recorded_guard_is_pr
                           timeout=120, cwd=repo, env={**adopted.env(), "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"})
 
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    [verdict, total] = proc.stdout.splitlines()
+    [environment, verdict, total] = proc.stdout.splitlines()
+    assert environment.startswith("guards run in "), environment  # the project's environment, named
     assert verdict.startswith("PROVEN") and f"({GUARD})" in verdict and "anomaly with the fix reverted" in verdict, verdict
     assert total.startswith("1 PROVEN;"), total
     assert tree_state(repo) == before  # the user's tree: same HEAD, same status, same files
