@@ -88,7 +88,7 @@ def executed_files(root: str | os.PathLike, argvs: Iterable[list[str]]) -> dict[
                 continue  # the whole tree is not hashed (any commit would untrust it): the named files are
             rel = os.path.relpath(lexical, root)
             if rel not in found and (os.path.lexists(lexical) or _path_like(name)):
-                found[rel] = _digest(lexical, root)  # a path missing now counts too: it may appear later
+                found[rel] = _digest(lexical)  # a path missing now counts too: it may appear later
     return found
 
 
@@ -130,14 +130,15 @@ def _within(path: str, root: str) -> bool:
     return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
 
 
-def _digest(path: str, root: str) -> str:
-    """The sha256 of what ``path`` is now (a symlink is followed: its target is what runs)."""
+def _digest(path: str) -> str:
+    """The sha256 of what ``path`` is now (a symlink is followed: its target is what runs); a
+    device, a FIFO or a file past the size bound is never read."""
     try:
         info = os.stat(path)
     except OSError:
         return "missing"
     if stat.S_ISREG(info.st_mode):
-        return _file_sha(path) or "unreadable"
+        return TOO_LARGE if info.st_size > MAX_TREE_BYTES else _file_sha(path) or "unreadable"
     if not stat.S_ISDIR(info.st_mode):
         return f"not-a-file:{stat.S_IFMT(info.st_mode):o}"
     tree, count, size = hashlib.sha256(), 0, 0
@@ -146,9 +147,12 @@ def _digest(path: str, root: str) -> str:
         for name in sorted(files):
             full = os.path.join(directory, name)
             try:
-                size += os.stat(full).st_size
+                info = os.stat(full)
             except OSError:
                 continue
+            if not stat.S_ISREG(info.st_mode):
+                continue
+            size += info.st_size
             count += 1
             if count > MAX_TREE_FILES or size > MAX_TREE_BYTES:
                 return TOO_LARGE
