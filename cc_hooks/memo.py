@@ -107,6 +107,7 @@ def remember_log(root: Union[str, os.PathLike], kind: str, parts: Iterable[Part]
                             lambda tip, previous: derive([f"{tip}..{head}"] if tip else [head], previous), is_ancestor)
 
 
+PACKED_REFS_LIMIT = 256 * 1024 * 1024  # a repository with millions of refs; more is not a packed-refs git wrote
 _SHAPE_ENV = ("GIT_REPLACE_REF_BASE", "GIT_GRAFT_FILE", "GIT_SHALLOW_FILE", "GIT_NO_REPLACE_OBJECTS", "GIT_DIR",
               "GIT_COMMON_DIR", "GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES")
 
@@ -117,11 +118,14 @@ def history_shape(common_dir: Union[str, os.PathLike]) -> Optional[bytes]:
     them (then nothing of the history is remembered)."""
     if any(os.environ.get(name) for name in _SHAPE_ENV):
         return None
+    from cc_hooks.fsutil import RefusedFile, read_repo_bytes
+
     parts = []
     for name in ("shallow", os.path.join("info", "grafts")):
         try:
-            with open(os.path.join(common_dir, name), "rb") as handle:
-                parts.append(name.encode() + b":" + handle.read())
+            parts.append(name.encode() + b":" + read_repo_bytes(os.path.join(common_dir, name), limit=PACKED_REFS_LIMIT))
+        except RefusedFile:
+            return None  # linked to /dev/zero, a FIFO, a huge file: the shape is not known
         except OSError:
             parts.append(name.encode() + b": absent")
     replace = os.path.join(common_dir, "refs", "replace")
@@ -129,13 +133,17 @@ def history_shape(common_dir: Union[str, os.PathLike]) -> Optional[bytes]:
         dirs.sort()
         for file in sorted(files):
             try:
-                with open(os.path.join(folder, file), "rb") as handle:
-                    parts.append(os.path.relpath(os.path.join(folder, file), replace).encode() + b"=" + handle.read())
+                data = read_repo_bytes(os.path.join(folder, file), limit=4096)
+                parts.append(os.path.relpath(os.path.join(folder, file), replace).encode() + b"=" + data)
+            except RefusedFile:
+                return None  # a replace ref that is no file git wrote: the history's shape is not known
             except OSError:
                 parts.append(file.encode() + b": unreadable")
     try:
-        with open(os.path.join(common_dir, "packed-refs"), "rb") as handle:
-            parts += [line for line in handle.read().splitlines() if b" refs/replace/" in line]
+        packed = read_repo_bytes(os.path.join(common_dir, "packed-refs"), limit=PACKED_REFS_LIMIT)
+        parts += [line for line in packed.splitlines() if b" refs/replace/" in line]
+    except RefusedFile:
+        return None  # packed-refs linked to /dev/zero, a FIFO, a huge file: not read, nothing remembered
     except OSError:
         pass
     return b"\n".join(parts)

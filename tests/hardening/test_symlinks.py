@@ -231,3 +231,16 @@ def test_a_state_directory_others_can_only_read_is_made_private(repo):
     code, out, err, _, _ = measured(["hook"], repo.root, json.dumps(payload).encode())
     assert "captured the compaction summary" in out, out
     assert repo.state.stat().st_mode & 0o777 == 0o700
+
+
+@pytest.mark.parametrize("name", ["shallow", "info/grafts"])
+def test_a_shallow_or_grafts_file_linked_to_dev_zero_keeps_the_hooks_bounded(repo, name):
+    """The remembered history's shape (``memo.history_shape``) reads these: never unbounded."""
+    target = repo.root / ".git" / name
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.unlink(missing_ok=True)
+    target.symlink_to("/dev/zero")
+    payload = {"hook_event_name": "SessionStart", "session_id": "s", "cwd": str(repo.root), "source": "startup"}
+    code, out, err, seconds, rss = measured(["hook"], repo.root, json.dumps(payload).encode())
+    assert code == 0 and "Traceback" not in err, err
+    assert rss < MAX_RSS_KB and seconds < 5.5, (rss, seconds)
