@@ -41,9 +41,11 @@ def probed_repo(path: Path, argv: list[str], files: dict[str, str], env: dict, m
         (repo / name).write_text(text.replace("MARKER", str(marker)))
         (repo / name).chmod(0o755)
     (repo / ".cc-hooks.toml").write_text(f"[probes.staging]\nargv = {json.dumps(argv)}\nexpect = \"v1\"\n")
-    steps = repo / "next_steps.md"
-    head, marker_line, tail = steps.read_text().partition("Resume point:")
-    steps.write_text(head + marker_line + " continue\n- staging runs v1 (probe: staging)\n" + tail.split("\n", 1)[1])
+    steps = repo / "next_steps.md"  # init's scaffold states nothing in flight: say what is
+    head, heading, tail = steps.read_text().partition("## CURRENT STATE")
+    date, _, rest = tail.partition("\n")
+    rest = rest.split("\n## ", 1)[1] if "\n## " in rest else ""
+    steps.write_text(f"{head}{heading}{date}\nResume point: continue\n- staging runs v1 (probe: staging)\n\n## {rest}")
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", "probe")
     return repo
