@@ -10,8 +10,10 @@ ACTIONS = ("show", "queue", "update", "close", "migrate")
 def add_arguments(parser) -> None:
     import argparse
 
+    from cc_hooks.cli import PROJECT_HELP
+
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--project", metavar="DIR", help="project root (default: the git work tree containing the cwd)")
+    common.add_argument("--project", metavar="DIR", help=PROJECT_HELP)
     common.add_argument("--json", action="store_true", help="the result as JSON")
     actions = parser.add_subparsers(dest="action", metavar="ACTION")
     actions.required = True
