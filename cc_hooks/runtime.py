@@ -201,6 +201,8 @@ def _run_with_budget(module, ctx: HookContext):
         finally:
             _ABANDONED.discard(threading.get_ident())
 
+    import cc_hooks.protocol  # noqa: F401 - every handler needs it anyway; the timeout answer must not wait for pydantic's import
+
     thread = threading.Thread(target=work, name=f"cc-hooks-{ctx.event}", daemon=True)
     thread.start()
     # The handler may re-anchor the deadline once it has read the config.
