@@ -231,3 +231,10 @@ def test_a_state_directory_others_can_only_read_is_made_private(repo):
     code, out, err, _, _ = measured(["hook"], repo.root, json.dumps(payload).encode())
     assert "captured the compaction summary" in out, out
     assert repo.state.stat().st_mode & 0o777 == 0o700
+
+
+def test_doctor_names_a_state_directory_that_is_refused(repo):
+    repo.state.mkdir(exist_ok=True)
+    os.chmod(repo.state, 0o777)
+    code, out, err, _, _ = measured(["doctor", "--json"], repo.root)
+    assert "writable by others" in out and "chmod 700" in out, out[-3000:]
