@@ -121,7 +121,7 @@ def _read_all(fd: int, limit: int) -> bytes:
     return b"".join(chunks)
 
 
-def check_state_root(root: str | os.PathLike) -> None:
+def check_state_root(root: str | os.PathLike, tighten: bool = True) -> None:
     """RefusedFile unless ``root`` is a real directory (not a symlink) owned by this user that no
     one else can write: the one line says what to do. One that others can only read (made by a
     cc-hooks before every state directory was created 0700) is made 0700 here."""
@@ -133,7 +133,7 @@ def check_state_root(root: str | os.PathLike) -> None:
     if info.st_mode & 0o022:
         raise RefusedFile(root, f"the cc-hooks state directory is mode {stat.S_IMODE(info.st_mode):04o}, writable by others; "
                                 f"not written — check its content, then `chmod 700 {os.fspath(root)}`")
-    if info.st_mode & 0o077:
+    if info.st_mode & 0o077 and tighten:
         os.chmod(root, 0o700)
 
 

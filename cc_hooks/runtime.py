@@ -18,6 +18,11 @@ if TYPE_CHECKING:
 
 MAX_STDIN_BYTES = 16 * 1024 * 1024
 GRACE_SECONDS = 0.5
+# A start-up up to this long counts against the budget (0.1-0.3 s is the hook's own cost); a longer
+# one is a CPU starved by other work (20 parallel hooks on 2 cores: 3 s), the machine's and not the
+# input's, and counting it would leave the handler no time to store what it must (PostCompact's
+# capture): the budget then starts when the hook is ready, as a library caller's does.
+STARTUP_CREDIT = 0.5
 REPLY_SECONDS = 0.4  # the timeout answer imports pydantic and writes the log: ~0.25 s on a loaded box
 # Idents of the handler threads the runtime gave up on: they may start no new git process
 # (cc_hooks.git asks ``may_start_git``), so an abandoned thread cannot leave one running after exit.
@@ -184,7 +189,8 @@ def run_hook(stdin, stdout, stderr, started: Optional[float] = None) -> int:
 def process_start() -> Optional[float]:
     """When this process started, on the ``time.monotonic()`` clock (Linux: /proc/self/stat), so
     that the budget counts the interpreter's start-up and the imports too: Claude Code's clock
-    starts at the spawn (issue 16, item 14). None where it cannot be told."""
+    starts at the spawn (issue 16, item 14). None where it cannot be told, or when the start-up
+    took longer than ``STARTUP_CREDIT``."""
     try:
         with open("/proc/self/stat", "rb") as handle:
             fields = handle.read().rsplit(b")", 1)[1].split()
@@ -192,7 +198,7 @@ def process_start() -> Optional[float]:
         age = time.clock_gettime(time.CLOCK_BOOTTIME) - started
     except (OSError, ValueError, IndexError, AttributeError):
         return None
-    return time.monotonic() - age if 0 <= age < 60 else None
+    return time.monotonic() - age if 0 <= age <= STARTUP_CREDIT else None
 
 
 def _run_with_budget(module, ctx: HookContext):
@@ -211,6 +217,8 @@ def _run_with_budget(module, ctx: HookContext):
             box["error"] = exc
         finally:
             _ABANDONED.discard(threading.get_ident())
+
+    import cc_hooks.protocol  # noqa: F401 - every handler needs it anyway; the timeout answer must not wait for pydantic's import
 
     thread = threading.Thread(target=work, name=f"cc-hooks-{ctx.event}", daemon=True)
     thread.start()

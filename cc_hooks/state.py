@@ -282,13 +282,16 @@ def add_pending(directory: Path, session_id: str, item: dict) -> None:
     write_json(pending_dir(directory, session_id) / name, {"session_id": session_id, "item": item})
 
 
-def take_pending(directory: Path, session_id: str, room: int | None = None) -> dict | None:
+def take_pending(directory: Path, session_id: str, room: int | None = None, claims: list | None = None) -> dict | None:
     """Claim and remove the queued items of a session, oldest first: exactly once, even
     when several hook processes race (only one ``rename`` of each file can succeed).
 
     With ``room``, only the items whose texts fit in ``room`` characters together (joined by a
     blank line) are taken, and always the first one; the rest stay queued, in order, for the next
-    prompt. Returns ``{"session_id": ..., "items": [...]}`` or None when nothing was claimed."""
+    prompt. With ``claims`` (a list), the claimed files are not removed but appended to it, for
+    ``settle_claims`` once the answer is out: a process that dies before that leaves claims of a
+    dead pid, which the next prompt delivers. Returns ``{"session_id": ..., "items": [...]}`` or
+    None when nothing was claimed."""
     folder = pending_dir(directory, session_id)
     try:
         entries = os.listdir(folder)
@@ -313,14 +316,30 @@ def take_pending(directory: Path, session_id: str, room: int | None = None) -> d
             except OSError:
                 pass
             break
-        try:
-            os.unlink(claimed)
-        except OSError:
-            pass
+        if claims is not None:
+            claims.append(claimed)
+        else:
+            try:
+                os.unlink(claimed)
+            except OSError:
+                pass
         if isinstance(item, dict):
             items.append(item)
             used += size
     return {"session_id": session_id, "items": items} if items else None
+
+
+def settle_claims(claims: list, delivered: bool) -> None:
+    """Remove the claimed files of ``take_pending`` (delivered) or put them back in the queue
+    under their own names, order kept (not delivered)."""
+    for claimed in claims:
+        try:
+            if delivered:
+                os.unlink(claimed)
+            else:
+                os.rename(claimed, claimed.parent / claimed.name.rsplit(".taken-", 1)[0][1:])
+        except OSError:
+            pass
 
 
 def _orphaned_claim(name: str) -> bool:

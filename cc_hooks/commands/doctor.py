@@ -252,9 +252,16 @@ def check_state_dir(root) -> Finding:
 
     from cc_hooks.state import state_dir
 
+    from cc_hooks.fsutil import RefusedFile, check_state_root
+
     directory = state_dir(root)
     if directory is None:
         return fail("state dir", "no git directory, so no state directory", "run in a git repository")
+    if os.path.lexists(directory):
+        try:
+            check_state_root(directory, tighten=False)
+        except RefusedFile as exc:  # a link, another owner, writable by others: no state is written there
+            return fail("state dir", f"{directory}: {exc}", "see docs/security.md, defence 20")
     if directory.is_dir():
         if os.access(directory, os.W_OK | os.X_OK):
             return ok("state dir", str(directory))

@@ -28,7 +28,7 @@ def handle(ctx: HookContext):
     # items are taken they must reach the output, or be queued again.
     from cc_hooks.config import load_config_or_default
     from cc_hooks.protocol import OUTPUT_CAP_CHARS, user_prompt_submit_output
-    from cc_hooks.state import add_pending, take_pending
+    from cc_hooks.state import settle_claims, take_pending
 
     directory = ctx.state_dir()
     if directory is None:
@@ -37,18 +37,21 @@ def handle(ctx: HookContext):
     if ctx.deadline.expired():
         return None  # the runtime has given up on us: leave the queue for the next prompt
     room = max(200, min(config.hooks.budget_chars, OUTPUT_CAP_CHARS - 200))  # as protocol.truncate counts
-    pending = take_pending(directory, ctx.session_id, room)
+    claims: list = []  # removed only once the answer is built in time; a kill before leaves them to the next prompt
+    pending = take_pending(directory, ctx.session_id, room, claims)
     if not isinstance(pending, dict):
+        settle_claims(claims, delivered=True)  # nothing usable in them
         return None
     items = [item for item in pending.get("items", []) if isinstance(item, dict)]
     texts = [item["text"] for item in items if isinstance(item.get("text"), str)]
     if not texts:
+        settle_claims(claims, delivered=True)
         return None
     result = user_prompt_submit_output("\n\n".join(texts), config.hooks.budget_chars)
     if ctx.deadline.expired():
-        for item in items:  # too late to be printed: queue them again
-            add_pending(directory, ctx.session_id, item)
+        settle_claims(claims, delivered=False)  # too late to be printed: back in the queue, in order
         return None
+    settle_claims(claims, delivered=True)
     return result
 
 

@@ -49,3 +49,29 @@ def test_twenty_parallel_audits_all_reach_the_model_a_few_a_prompt(tmp_path):
         seen += sorted({int(n) for n in MARKER_RE.findall(context)})
     assert sorted(seen) == list(range(AUDITS)), seen  # each audit delivered, exactly once
     assert prompts > 2  # they did not all fit one prompt: the rest waited in the queue
+
+
+STUCK_AFTER_CLAIM = """
+import time
+from cc_hooks import protocol
+def stuck(*args, **kwargs):
+    time.sleep(30)  # the handler has claimed the items and never gets its answer out
+protocol.user_prompt_submit_output = stuck
+"""
+
+
+def test_an_audit_claimed_by_a_prompt_that_ran_out_of_time_reaches_the_next_one(tmp_path):
+    repo = make_repo(tmp_path / "repo")
+    payload = {"hook_event_name": "PostCompact", "session_id": "sess-t", "cwd": str(repo), "trigger": "auto",
+               "compact_summary": "Summary: wrote `src/gone_07.py`."}
+    assert b"captured" in run(["hook"], repo, json.dumps(payload).encode()).stdout
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "sitecustomize.py").write_text(STUCK_AFTER_CLAIM)
+    prompt = json.dumps({"hook_event_name": "UserPromptSubmit", "session_id": "sess-t", "cwd": str(repo), "prompt": "go"}).encode()
+    first = run(["hook"], repo, prompt, env={"PYTHONPATH": str(site)})
+    assert first.returncode == 0 and not first.stdout.strip(), first.stdout  # timed out: nothing printed
+    second = run(["hook"], repo, prompt)
+    context = json.loads(second.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert "gone_07.py" in context  # not lost with the first prompt
+    assert not run(["hook"], repo, prompt).stdout.strip()  # and delivered once

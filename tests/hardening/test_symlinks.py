@@ -244,3 +244,10 @@ def test_a_shallow_or_grafts_file_linked_to_dev_zero_keeps_the_hooks_bounded(rep
     code, out, err, seconds, rss = measured(["hook"], repo.root, json.dumps(payload).encode())
     assert code == 0 and "Traceback" not in err, err
     assert rss < MAX_RSS_KB and seconds < 5.5, (rss, seconds)
+
+
+def test_doctor_names_a_state_directory_that_is_refused(repo):
+    repo.state.mkdir(exist_ok=True)
+    os.chmod(repo.state, 0o777)
+    code, out, err, _, _ = measured(["doctor", "--json"], repo.root)
+    assert "writable by others" in out and "chmod 700" in out, out[-3000:]
