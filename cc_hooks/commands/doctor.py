@@ -261,7 +261,7 @@ def check_state_dir(root) -> Finding:
         try:
             check_state_root(directory, tighten=False)
         except RefusedFile as exc:  # a link, another owner, writable by others: no state is written there
-            return fail("state dir", f"{directory}: {exc}", "see docs/security.md, defence 20")
+            return fail("state dir", f"{directory}: {exc}", "see docs/security.md, defence 23")
     if directory.is_dir():
         if os.access(directory, os.W_OK | os.X_OK):
             return ok("state dir", str(directory))
