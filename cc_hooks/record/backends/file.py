@@ -94,7 +94,7 @@ def _parse_into(lines: _Lines, result: DashboardRead) -> None:
                 finding(file, blocks[1].line, "dashboard-multiple-states", f"{len(blocks)} CURRENT STATE blocks (lines {lines_list}); keep exactly one, rewrite it in place")
             )
         result.state = max(blocks, key=lambda b: (b.date or "", -b.line))
-        if result.state.resume_point is None:
+        if result.state.resume_point is None and result.state.claims:  # an empty block: nothing in flight yet
             result.findings.append(finding(file, result.state.line, "dashboard-no-resume-point", "the CURRENT STATE block has no `Resume point:` line", severity="warning"))
     queued = [h for h in doc.headings if _QUEUED_RE.match(h.text)]
     if len(queued) > 1:
