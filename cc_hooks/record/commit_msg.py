@@ -89,15 +89,49 @@ def hook_script(pattern: str, symptoms_path: str, touching_symptoms_is_fix: bool
 
 
 def hooks_dir(repo_root: Path) -> Path:
-    """Where git looks for hooks (``core.hooksPath`` or ``.git/hooks``)."""
+    """Where git looks for hooks (``core.hooksPath`` or ``.git/hooks``).
+
+    A ``core.hooksPath`` from the repository's own config that leads outside the repository is
+    refused: a repository received as an archive could otherwise have ``install --git-hooks``
+    write (and move aside) a ``commit-msg`` anywhere the user can write. The user's own
+    global or system setting is theirs to point anywhere."""
     rel = hooks_path(repo_root)
-    return (Path(repo_root) / rel).resolve() if not os.path.isabs(rel) else Path(rel)
+    directory = (Path(repo_root) / rel).resolve() if not os.path.isabs(rel) else Path(rel).resolve()
+    if not _inside(directory, _repository_dirs(Path(repo_root))) and _set_by_the_repository(Path(repo_root)):
+        raise HookError(f"the repository's own core.hooksPath leads outside it ({directory}); not installing there "
+                        "(set core.hooksPath in your global config, or unset it in this repository)")
+    return directory
+
+
+def _repository_dirs(root: Path) -> list[Path]:
+    from cc_hooks.git import run_git
+
+    common = run_git(root, "rev-parse", "--path-format=absolute", "--git-common-dir", check=False).strip()
+    dirs = [root.resolve()]
+    if common:
+        dirs.append(Path(common).resolve())
+    return dirs
+
+
+def _inside(path: Path, roots: list[Path]) -> bool:
+    return any(path == r or r in path.parents for r in roots)
+
+
+def _set_by_the_repository(root: Path) -> bool:
+    """``core.hooksPath`` comes from the repository's local or worktree config (or a file they include)."""
+    from cc_hooks.git import run_git
+
+    out = run_git(root, "config", "--show-scope", "--get-all", "core.hooksPath", check=False)
+    scopes = [line.split("\t", 1)[0] for line in out.splitlines() if line.strip()]
+    return bool(scopes) and scopes[-1] in ("local", "worktree", "command")
 
 
 def is_ours(path: Path) -> bool:
+    from cc_hooks.fsutil import RefusedFile, read_repo_bytes
+
     try:
-        return MARKER in path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
+        return MARKER.encode() in read_repo_bytes(path, limit=256 * 1024)
+    except (RefusedFile, OSError):
         return False
 
 
@@ -111,7 +145,7 @@ def install_commit_msg_hook(repo_root: Path, strict: bool = False) -> str:
     target, chained = directory / HOOK_NAME, directory / CHAINED_NAME
     if target.exists() or target.is_symlink():
         if is_ours(target):
-            if target.read_text(encoding="utf-8", errors="replace") == script and os.access(target, os.X_OK):
+            if target.read_bytes() == script.encode("utf-8") and os.access(target, os.X_OK):
                 return "unchanged"
             atomic_write_text(target, script, mode=0o755)
             return "updated"

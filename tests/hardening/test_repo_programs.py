@@ -198,3 +198,24 @@ def test_every_git_process_goes_through_the_one_builder():
                     and rel != "git.py"):
                 offenders.append(f"{rel}:{node.lineno} starts git itself")
     assert offenders == []
+
+
+def test_a_repositorys_own_hooks_path_outside_it_is_not_written(tmp_path):
+    """`core.hooksPath` in the repository's .git/config, pointing at a directory of the user's:
+    `cc-hooks install --git-hooks` must neither write a commit-msg there nor move one aside."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    victim = tmp_path / "bin"
+    victim.mkdir()
+    (victim / "commit-msg").write_text("#!/bin/sh\n# the user's own\n")
+    repo = tmp_path / "repo"
+    subprocess.run(["git", "init", "-q", "-b", "main", str(repo)], check=True)
+    subprocess.run(["git", "-C", str(repo), "config", "core.hooksPath", str(victim)], check=True)
+    cc_hooks = Path(sys.executable).with_name("cc-hooks")
+    env = {**__import__("os").environ, "HOME": str(tmp_path / "home"), "XDG_CONFIG_HOME": str(tmp_path / "xdg")}
+    proc = subprocess.run([str(cc_hooks), "install", "--git-hooks", "--project", str(repo)], capture_output=True, text=True, env=env, cwd=repo)
+    assert proc.returncode != 0 and "core.hooksPath leads outside it" in proc.stderr, proc.stderr
+    assert sorted(p.name for p in victim.iterdir()) == ["commit-msg"]
+    assert (victim / "commit-msg").read_text() == "#!/bin/sh\n# the user's own\n"
