@@ -5,15 +5,16 @@ phrase, and as its significant words (all of them, or all but one when there
 are three or more) in any order. Searched: ``Symptom:`` trailers and commit
 messages on every ref (one ``git log``), SYMPTOMS.md (entries and causes) and
 DECISIONS.md. For every prior fix the question is whether its change is still
-in HEAD: the fix's own patch must reverse-apply to HEAD's tree (checked in a
-private index, so the work tree is never touched).
+in HEAD, decided by what the fix did (cc_hooks.record.fixes): its added lines
+present and its removed lines absent modulo formatting, across renames: intact,
+rewritten since (by S), or gone (removed by S).
 
 Verdict:
 - ``NOVEL``: no prior cause recorded anywhere.
 - ``KNOWN-BUT-FIX-INTACT``: prior causes exist and every one has a fix that is
-  still intact in HEAD, so this is likely a new cause.
-- ``KNOWN (n prior causes)``: some prior cause has no fix, or a fix that is no
-  longer intact (reverted, changed since, or not in HEAD): likely a regression.
+  still in HEAD (intact, or rewritten since), so this is likely a new cause.
+- ``KNOWN (n prior causes)``: some prior cause has no fix, or a fix that is gone
+  (removed or reverted by a named commit, or never reached HEAD): likely a regression.
 
 Exit status: 0 whenever the search ran, whatever the verdict; 2 when it could
 not (not a git repository, git failing).
@@ -37,7 +38,6 @@ STOPWORDS = frozenset(
     "being it its this that these those there then than so as not no yes do does did has have had i we you they he she my our "
     "your their me us them after again some any all very just only also".split()
 )
-_REVERT_RE = re.compile(r"This reverts commit ([0-9a-f]{7,40})")
 _NON_WORD_RE = re.compile(r"[^\w]+")
 
 
@@ -155,10 +155,11 @@ class FixStatus:
     subject: Optional[str] = None
     date: Optional[str] = None
     in_head: Optional[bool] = None  # an ancestor of HEAD
-    intact: Optional[bool] = None  # its patch reverse-applies to HEAD's tree
-    status: str = "unknown"  # intact | reverted | changed | not-in-head | missing | empty | unknown
+    intact: Optional[bool] = None  # still there: intact or rewritten (not gone)
+    status: str = "unknown"  # intact | rewritten | gone | not-in-head | missing | empty | unknown
     detail: str = ""
     files: list[str] = field(default_factory=list)
+    by: Optional[str] = None  # the commit that rewrote or removed it
 
 
 @dataclass
@@ -199,8 +200,8 @@ class TriageResult:
         if self.verdict == NOVEL:
             return "nothing in the record matches: investigate, then record the cause"
         if self.verdict == INTACT:
-            return "every prior fix is still intact in HEAD: likely a new cause"
-        return "a prior cause has no fix, or its fix is no longer intact in HEAD: likely a regression"
+            return "every prior fix is still in HEAD: likely a new cause"
+        return "a prior cause has no fix, or its fix is gone from HEAD: likely a regression"
 
     def to_dict(self) -> dict:
         data = asdict(self)
@@ -327,19 +328,17 @@ def _add_cause_gaps(result: TriageResult, symptoms_file: str) -> None:
 
 
 def _check_fixes(root: Path, prior: list[PriorCause], commits, timeout: float) -> None:
-    """Judge every prior fix in a fixed number of git processes (ancestry and patches in one
-    batch each), plus one ``git apply --check`` per distinct fix commit."""
-    import os
-    import tempfile
+    """Judge every prior fix by what it did (cc_hooks.record.fixes): ancestry, patches and file
+    contents in one batch each; a fix whose lines are not all in HEAD costs a few more."""
+    from cc_hooks.git import cat_blobs, head, object_types
+    from cc_hooks.record import fixes as fixmod
 
-    from cc_hooks.git import head, object_types, run_git_bytes
-
-    fixes = [f for cause in prior for f in cause.fixes]
-    if not fixes:
+    pairs = [(cause, f) for cause in prior for f in cause.fixes]
+    if not pairs:
         return
-    known = object_types(root, [f.sha for f in fixes], timeout=timeout)
+    known = object_types(root, [f.sha for _, f in pairs], timeout=timeout)
     info = {c.sha: c for c in commits}
-    for fix in fixes:
+    for _, fix in pairs:
         found = known.get(fix.sha)
         if found is None or found.split()[1] != "commit":
             fix.status, fix.detail = "missing", "no such commit in this repository"
@@ -348,24 +347,21 @@ def _check_fixes(root: Path, prior: list[PriorCause], commits, timeout: float) -
         commit = info.get(fix.full_sha)
         if commit is not None:
             fix.subject, fix.date = commit.subject, commit.date
-    shas = list(dict.fromkeys(f.full_sha for f in fixes if f.full_sha))
+    shas = list(dict.fromkeys(f.full_sha for _, f in pairs if f.full_sha))
     if not shas:
         return
     head_sha = head(root).sha
     in_head = _ancestors_of_head(root, shas, timeout) if head_sha else set()
     patches = _patches(root, shas, timeout)
-    reverts = {}
-    for commit in commits:
-        for sha in _REVERT_RE.findall(commit.body or ""):
-            reverts.setdefault(sha, commit)
-    with tempfile.TemporaryDirectory(prefix="cc-hooks-triage-") as tmp:
-        env = {"GIT_INDEX_FILE": os.path.join(tmp, "index")}
-        have_index = bool(head_sha) and run_git_bytes(root, "read-tree", "HEAD", env=env, timeout=timeout).returncode == 0
-        checked = {sha: _check_one(root, sha, sha in in_head, patches.get(sha, b""), env if have_index else None, reverts, timeout)
-                   for sha in shas}
-    for fix in fixes:
+    guards = {f.full_sha: cause.guard for cause, f in pairs if f.full_sha and cause.guard}
+    names = [n for sha in shas for n in fixmod.prefetch_names(sha, patches.get(sha, b""))]
+    names += [n for g in guards.values() for n in fixmod.guard_names(g)]
+    blobs = cat_blobs(root, names, timeout=timeout) if head_sha else {}
+    checked = {sha: _check_one(root, sha, sha in in_head, patches.get(sha, b""), guards.get(sha), blobs, bool(head_sha), timeout)
+               for sha in shas}
+    for _, fix in pairs:
         if fix.full_sha:
-            fix.in_head, fix.intact, fix.status, fix.detail, fix.files = checked[fix.full_sha]
+            fix.in_head, fix.intact, fix.status, fix.detail, fix.files, fix.by = checked[fix.full_sha]
 
 
 def _ancestors_of_head(root: Path, shas: list[str], timeout: float) -> set[str]:
@@ -398,26 +394,25 @@ def _patches(root: Path, shas: list[str], timeout: float) -> dict[str, bytes]:
     return patches
 
 
-def _check_one(root: Path, sha: str, in_head: bool, patch: bytes, env: Optional[dict], reverts: dict, timeout: float) -> tuple:
-    from cc_hooks.git import run_git_bytes
+def _check_one(root: Path, sha: str, in_head: bool, patch: bytes, guard: Optional[str], blobs: dict, have_head: bool,
+               timeout: float) -> tuple:
+    from cc_hooks.record import fixes as fixmod
 
     files = sorted({name.decode("utf-8", "replace") for name in re.findall(rb"^(?:\+\+\+ b|--- a)/(.*)$", patch, re.M)})
     if not patch.strip():
-        return in_head, None, "empty", "the commit changes no file", files
-    if env is None:
-        return in_head, False, "not-in-head", "HEAD has no commits", files
-    applies = run_git_bytes(root, "apply", "--cached", "--check", "-R", input=patch, env=env, timeout=timeout).returncode == 0
-    revert = next((c for s, c in reverts.items() if sha.startswith(s)), None)
-    if applies:
-        how = "an ancestor of HEAD" if in_head else "not an ancestor of HEAD, but an equivalent change is"
-        return in_head, True, "intact", f"its change is in HEAD ({how})", files
-    if revert is not None:
-        return in_head, False, "reverted", f"reverted by {revert.sha[:12]} \"{revert.subject}\"", files
-    if in_head:
-        return in_head, False, "changed", "its lines were changed since: the patch no longer reverse-applies to HEAD", files
-    branches = _branches_containing(root, sha, timeout)
-    where = f"only on {', '.join(branches)}" if branches else "on no branch (reachable from other refs only)"
-    return in_head, False, "not-in-head", f"not in HEAD; {where}", files
+        return in_head, None, "empty", "the commit changes no file", files, None
+    if not have_head:
+        return in_head, False, "not-in-head", "HEAD has no commits", files, None
+    judged = fixmod.judge(root, sha, patch, guard, timeout, blobs)
+    if judged.outcome == "empty":
+        return in_head, None, "empty", judged.detail, files, None
+    if judged.outcome != fixmod.INTACT and not in_head:
+        branches = _branches_containing(root, sha, timeout)
+        where = f"only on {', '.join(branches)}" if branches else "on no branch (reachable from other refs only)"
+        return in_head, False, "not-in-head", f"not in HEAD; {where}", files, None
+    if judged.outcome == fixmod.INTACT and not in_head:
+        judged.detail = "not an ancestor of HEAD, but an equivalent change is in HEAD"
+    return in_head, judged.outcome != fixmod.GONE, judged.outcome, judged.detail, files, judged.by
 
 
 def _branches_containing(root: Path, sha: str, timeout: float) -> list[str]:
@@ -430,9 +425,17 @@ def _branches_containing(root: Path, sha: str, timeout: float) -> list[str]:
 # --- output -------------------------------------------------------------------------------
 
 
+_OUTCOME_WORDS = {"intact": "intact", "rewritten": "rewritten since", "gone": "GONE", "not-in-head": "not in HEAD",
+                  "missing": "unknown commit", "empty": "nothing to compare", "unknown": "unknown"}
+
+
+def outcome_text(fix: FixStatus) -> str:
+    """"intact", "rewritten since: ...", "GONE: ...": the outcome first, then why."""
+    return f"{_OUTCOME_WORDS.get(fix.status, fix.status)}: {fix.detail}" if fix.detail else _OUTCOME_WORDS.get(fix.status, fix.status)
+
+
 def _fix_text(fix: FixStatus) -> str:
-    present = {True: "yes", False: "NO", None: "unknown"}[fix.intact]
-    return f"`{fix.sha[:12]}` {fix.date[:10] if fix.date else ''} still present: {present} ({fix.status}: {fix.detail})".replace("  ", " ")
+    return f"`{fix.sha[:12]}` {fix.date[:10] if fix.date else ''} {outcome_text(fix)}".replace("  ", " ")
 
 
 def render_markdown(result: TriageResult) -> str:
@@ -482,10 +485,11 @@ def render_rich(result: TriageResult) -> None:
             fixes = cause.fixes or [None]
             for fix in fixes:
                 present = "—" if fix is None else {True: "[green]yes[/green]", False: "[red]NO[/red]", None: "unknown"}[fix.intact]
+                outcome = escape(outcome_text(fix)) if fix else ""
                 table.add_row(
                     escape(cause.symptom), escape(cause.cause), escape(cause.fix or "not recorded"), escape(cause.guard or "none recorded"),
                     fix.sha[:12] if fix else "none recorded", (fix.date or "")[:10] if fix else "",
-                    f"{present}\n{escape(fix.status + ': ' + fix.detail)}" if fix else "no fix recorded",
+                    f"{present}\n{outcome}" if fix else "no fix recorded",
                 )
         console.print(table)
     for title, items in (
