@@ -173,6 +173,8 @@ class PriorCause:
     discriminator: Optional[str] = None
     line: Optional[int] = None  # in SYMPTOMS.md
     fixes: list[FixStatus] = field(default_factory=list)
+    rank: Optional[int] = None  # a commit found by evidence: its place (1 = best); None for the record's own
+    score: Optional[float] = None
 
     @property
     def fix_intact(self) -> bool:
@@ -244,30 +246,22 @@ def triage(root: Path, symptoms: list[str], config=None, timeout: float = 30.0) 
                 _add_entry(result, prior, entry, how)
 
     for commit in commits:
-        how_trailer = match_any(phrasings, *commit.symptoms)
-        how_message = None if how_trailer else match_any(phrasings, commit.body or commit.subject)
-        if not (how_trailer or how_message):
-            continue
-        # A prior fix carries a trailer or a fix subject; a commit that is a "fix" only because it
-        # edits the symptoms ledger records a cause rather than fixing one.
-        if not (commit.symptoms or rule.subject_is_fix(commit.subject)):
-            result.mentions.append({"sha": commit.sha, "date": commit.date, "subject": commit.subject, "matched_by": how_message})
+        how_trailer = match_any(phrasings, *commit.symptoms) if commit.symptoms else None
+        if not how_trailer:
             continue
         referenced = _lookup(by_sha, commit.sha)
         if referenced:
             entry, cause = referenced
             if entry.slug not in matched_entries:
                 matched_entries.add(entry.slug)
-                _add_entry(result, prior, entry, f"commit {commit.sha[:12]} ({how_trailer or how_message})")
+                _add_entry(result, prior, entry, f"commit {commit.sha[:12]} ({how_trailer})")
             continue
-        source = "trailer" if how_trailer else "commit"
-        symptom = "; ".join(commit.symptoms) or commit.subject
-        prior[("commit", commit.sha)] = PriorCause(source, symptom, commit.subject, how_trailer or how_message, fix=commit.subject,
+        symptom = "; ".join(commit.symptoms)
+        prior[("commit", commit.sha)] = PriorCause("trailer", symptom, commit.subject, how_trailer, fix=commit.subject,
                                                    fixes=[FixStatus(commit.sha)])
-        if not commit.symptoms:
-            result.gaps.append(f"fix commit {commit.sha[:12]} \"{commit.subject}\" has no `Symptom:` trailer")
-        elif not any(match_any([Phrasing.of(s)], e.observable) for s in commit.symptoms for e in (ledger.entries if ledger else [])):
+        if not any(match_any([Phrasing.of(s)], e.observable) for s in commit.symptoms for e in (ledger.entries if ledger else [])):
             result.gaps.append(f"`Symptom: {symptom}` ({commit.sha[:12]}) has no {config.record.symptoms} entry")
+    _add_history(root, result, prior, phrasings, commits, config, rule, timeout)
 
     result.prior = list(prior.values())
     _check_fixes(root, result.prior, commits, timeout)
@@ -277,9 +271,34 @@ def triage(root: Path, symptoms: list[str], config=None, timeout: float = 30.0) 
             how = match_any(phrasings, entry.title, entry.decision, entry.context)
             if how:
                 result.decisions.append({"date": entry.date, "title": entry.title, "slug": entry.slug, "line": entry.start, "matched_by": how})
-    if result.prior:
-        result.verdict = INTACT if all(c.fix_intact for c in result.prior) else KNOWN
+    judged = [c for c in result.prior if c.rank in (None, 1)]  # the runners-up are leads, not verdicts
+    if judged:
+        result.verdict = INTACT if all(c.fix_intact for c in judged) else KNOWN
     return result
+
+
+HISTORY_CAUSES = 3  # ranked commits shown as prior causes; the first alone can make the verdict
+
+
+def _add_history(root: Path, result: TriageResult, prior: dict, phrasings: list[Phrasing], commits, config, rule, timeout: float) -> None:
+    """Past fixes found by evidence in commits the record does not already name (cc_hooks.record.evidence)."""
+    from cc_hooks.record.evidence import STRONG, rank
+
+    named = {f.sha.lower() for cause in prior.values() for f in cause.fixes}
+    taken = {c.sha for c in commits if any(c.sha.startswith(sha) for sha in named)}
+    record = (config.record.symptoms, config.record.decisions)
+    ranked = rank(root, [p.text for p in phrasings], [c for c in commits if c.sha not in taken], timeout,
+                  limit=HISTORY_CAUSES + 5, record_files=record)
+    shown = 0
+    for candidate in ranked:
+        if candidate.score >= STRONG and shown < HISTORY_CAUSES:
+            shown += 1
+            prior[("commit", candidate.sha)] = PriorCause("commit", candidate.subject, candidate.subject, candidate.why,
+                                                          fixes=[FixStatus(candidate.sha)], rank=shown, score=round(candidate.score, 1))
+            if rule.subject_is_fix(candidate.subject) and shown == 1:
+                result.gaps.append(f"fix commit {candidate.sha[:12]} \"{candidate.subject}\" has no `Symptom:` trailer")
+        else:
+            result.mentions.append({"sha": candidate.sha, "date": candidate.date, "subject": candidate.subject, "matched_by": candidate.why})
 
 
 def _causes_by_sha(ledger) -> dict:
@@ -357,8 +376,9 @@ def _check_fixes(root: Path, prior: list[PriorCause], commits, timeout: float) -
     names = [n for sha in shas for n in fixmod.prefetch_names(sha, patches.get(sha, b""))]
     names += [n for g in guards.values() for n in fixmod.guard_names(g)]
     blobs = cat_blobs(root, names, timeout=timeout) if head_sha else {}
-    checked = {sha: _check_one(root, sha, sha in in_head, patches.get(sha, b""), guards.get(sha), blobs, bool(head_sha), timeout)
-               for sha in shas}
+    judged = fixmod.judge_many(root, [(sha, patches.get(sha, b""), guards.get(sha), sha in in_head) for sha in shas if head_sha],
+                               timeout, blobs)
+    checked = {sha: _check_one(root, sha, sha in in_head, patches.get(sha, b""), judged.get(sha), timeout) for sha in shas}
     for _, fix in pairs:
         if fix.full_sha:
             fix.in_head, fix.intact, fix.status, fix.detail, fix.files, fix.by = checked[fix.full_sha]
@@ -394,16 +414,14 @@ def _patches(root: Path, shas: list[str], timeout: float) -> dict[str, bytes]:
     return patches
 
 
-def _check_one(root: Path, sha: str, in_head: bool, patch: bytes, guard: Optional[str], blobs: dict, have_head: bool,
-               timeout: float) -> tuple:
+def _check_one(root: Path, sha: str, in_head: bool, patch: bytes, judged, timeout: float) -> tuple:
     from cc_hooks.record import fixes as fixmod
 
     files = sorted({name.decode("utf-8", "replace") for name in re.findall(rb"^(?:\+\+\+ b|--- a)/(.*)$", patch, re.M)})
     if not patch.strip():
         return in_head, None, "empty", "the commit changes no file", files, None
-    if not have_head:
+    if judged is None:
         return in_head, False, "not-in-head", "HEAD has no commits", files, None
-    judged = fixmod.judge(root, sha, patch, guard, timeout, blobs)
     if judged.outcome == "empty":
         return in_head, None, "empty", judged.detail, files, None
     if judged.outcome != fixmod.INTACT and not in_head:
@@ -438,17 +456,29 @@ def _fix_text(fix: FixStatus) -> str:
     return f"`{fix.sha[:12]}` {fix.date[:10] if fix.date else ''} {outcome_text(fix)}".replace("  ", " ")
 
 
+def _cause_lines(cause: PriorCause) -> list[str]:
+    """A cause in as few words as it takes: a commit found by evidence is its subject and why it
+    ranks there; a trailer is its symptom and its commit; a ledger cause its entry."""
+    if cause.source == "commit":
+        [fix] = cause.fixes
+        head = f"- #{cause.rank} `{fix.sha[:12]}` {(fix.date or '')[:10]} {cause.cause} — why: {cause.matched_by}"
+        return [head.replace("  ", " "), f"  - still there? {outcome_text(fix)}"]
+    if cause.source == "trailer":
+        [fix] = cause.fixes
+        return [f"- {cause.symptom} — fixed by `{fix.sha[:12]}` {(fix.date or '')[:10]} {cause.cause} [trailer; matched {cause.matched_by}]",
+                f"  - still there? {outcome_text(fix)}"]
+    where = f"{cause.source}:{cause.line}" if cause.line else cause.source
+    lines = [f"- {cause.symptom} — cause: {cause.cause} [{where}; matched {cause.matched_by}]"]
+    lines.append(f"  - fix: {cause.fix or 'not recorded'}; guard: {cause.guard or 'none recorded'}")
+    lines += [f"  - fix commit {_fix_text(fix)}" for fix in cause.fixes] or ["  - fix commit: none recorded"]
+    return lines
+
+
 def render_markdown(result: TriageResult) -> str:
     lines = [f"## Triage: {' / '.join(result.phrasings)}", "", f"**Verdict**: {result.label} — {result.meaning}", ""]
-    lines.append("**Prior occurrences**:" if result.prior else "**Prior occurrences**: none")
+    lines.append("**Prior occurrences** (the record's, then past fixes ranked by evidence):" if result.prior else "**Prior occurrences**: none")
     for cause in result.prior:
-        where = f"{cause.source}:{cause.line}" if cause.line else cause.source
-        lines.append(f"- {cause.symptom} — cause: {cause.cause} [{where}; matched {cause.matched_by}]")
-        lines.append(f"  - fix: {cause.fix or 'not recorded'}; guard: {cause.guard or 'none recorded'}")
-        for fix in cause.fixes:
-            lines.append(f"  - fix commit {_fix_text(fix)}")
-        if not cause.fixes:
-            lines.append("  - fix commit: none recorded")
+        lines += _cause_lines(cause)
     lines += ["", "**Already ruled out**:" if result.ruled_out else "**Already ruled out**: nothing recorded"]
     lines += [f"- {r['hypothesis']} — {r['evidence'] or 'no evidence recorded'}{', ' + r['date'] if r['date'] else ''}" for r in result.ruled_out]
     lines += ["", "**Recorded discriminators**:" if result.discriminators else "**Recorded discriminators**: none"]
@@ -456,7 +486,8 @@ def render_markdown(result: TriageResult) -> str:
     if result.decisions:
         lines += ["", "**Related decisions**:"] + [f"- {d['date']} — {d['title']} (DECISIONS.md#{d['slug']})" for d in result.decisions]
     if result.mentions:
-        lines += ["", "**Commits that mention it** (not fixes):"] + [f"- `{m['sha'][:12]}` {m['date'][:10]} {m['subject']}" for m in result.mentions]
+        lines += ["", "**Weaker leads** (less evidence):"] + [f"- `{m['sha'][:12]}` {m['date'][:10]} {m['subject']} — {m['matched_by']}"
+                                                              for m in result.mentions]
     lines += ["", "**Record gaps found**:" if result.gaps else "**Record gaps found**: none"]
     lines += [f"- {gap}" for gap in result.gaps]
     searched = result.searched
@@ -496,7 +527,7 @@ def render_rich(result: TriageResult) -> None:
         ("Already ruled out", [f"{r['hypothesis']} — {r['evidence'] or 'no evidence recorded'} {r['date'] or ''}" for r in result.ruled_out]),
         ("Recorded discriminators", [f"{d['cause']}: {d['discriminator']}" for d in result.discriminators]),
         ("Related decisions", [f"{d['date']} — {d['title']}" for d in result.decisions]),
-        ("Commits that mention it (not fixes)", [f"{m['sha'][:12]} {m['subject']}" for m in result.mentions]),
+        ("Weaker leads (less evidence)", [f"{m['sha'][:12]} {m['subject']} — {m['matched_by']}" for m in result.mentions]),
         ("Record gaps found", result.gaps),
     ):
         if items:

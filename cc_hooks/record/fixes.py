@@ -17,8 +17,9 @@ names it after renames. Three outcomes:
 
 A recorded guard (``tests/x.py::test_y``) is checked too: whether it is still in HEAD.
 Git processes: one ``cat-file --batch`` for every file of every fix (HEAD and the fix's
-own version), plus, only for a fix whose lines are not all there, a rename lookup, a
-``git grep`` for moved lines, and a ``log -S`` and a ``show`` naming S.
+own version); when some fix's lines are not all there, one ``git grep`` for moved lines and
+one ``git log -p`` over those fixes' files naming S (and a rename lookup per fix whose
+file vanished).
 """
 
 from __future__ import annotations
@@ -142,24 +143,79 @@ class Judgement:
     paths: dict = field(default_factory=dict)  # fix path -> HEAD path
 
 
+@dataclass
+class _Pending:
+    """A fix whose lines are not all in HEAD: who changed them is still to be found."""
+
+    sha: str
+    changes: list[FileChange]
+    missing: list[str]
+    back: list[str]
+    paths: dict
+    notes: str
+    in_head: bool
+
+    @property
+    def probe(self) -> str:
+        return self.back[0] if self.back else self.missing[0]
+
+    def all_paths(self) -> list[str]:
+        return list(dict.fromkeys([*self.paths.values(), *self.paths]))
+
+
 def judge(root, sha: str, patch: bytes, guard: Optional[str] = None, timeout: float = 30.0,
           blobs: Optional[dict] = None) -> Judgement:
-    """The outcome for one fix commit ``sha`` whose first-parent patch is ``patch``. ``blobs``:
-    contents already read (``prefetch_names``), so a batch of fixes costs one cat-file."""
+    """The outcome for one fix commit ``sha`` whose first-parent patch is ``patch``."""
+    return judge_many(root, [(sha, patch, guard, True)], timeout, blobs)[sha]
+
+
+def judge_many(root, fixes: list[tuple], timeout: float = 30.0, blobs: Optional[dict] = None) -> dict[str, Judgement]:
+    """sha -> Judgement for every ``(sha, patch, guard, in_head)``. ``blobs``: contents already
+    read (``prefetch_names``). However many fixes, the moved-line search and the search for the
+    commit that changed a fix's lines are one process each."""
+    from cc_hooks.git import cat_blobs
+
+    if blobs is None:
+        names = [n for sha, patch, guard, _ in fixes for n in (*prefetch_names(sha, patch), *guard_names(guard))]
+        blobs = cat_blobs(root, names, timeout=timeout)
+    results: dict[str, Judgement] = {}
+    pending: list[_Pending] = []
+    for sha, patch, guard, in_head in fixes:
+        found = _compare(root, sha, patch, guard, blobs, in_head, timeout)
+        if isinstance(found, Judgement):
+            results[sha] = found
+        else:
+            pending.append(found)
+    movable = [p for p in pending if not p.back]
+    moved = _moved(root, [line for p in movable for line in p.missing], timeout) if movable else {}
+    searched = []
+    for item in pending:
+        if not item.back and all(line in moved for line in item.missing):
+            where = ", ".join(sorted({moved[line] for line in item.missing}))
+            results[item.sha] = Judgement(REWRITTEN, f"its lines moved to {where}" + item.notes, missing=item.missing, paths=item.paths)
+        else:
+            item.missing.sort(key=lambda line: line in moved)  # probe a line that did not move
+            searched.append(item)
+    changed_by = _last_changes(root, [p for p in searched if p.in_head], timeout)
+    for item in searched:
+        results[item.sha] = _verdict(item, changed_by.get(item.sha))
+    return results
+
+
+def _compare(root, sha: str, patch: bytes, guard: Optional[str], blobs: dict, in_head: bool, timeout: float):
+    """A Judgement when the fix's lines settle it, else a _Pending."""
     from cc_hooks.git import cat_blobs
 
     changes = judged_files(parse_patch(patch))
     if not changes:
         return Judgement("empty", "the commit changes no file")
-    if blobs is None:
-        blobs = cat_blobs(root, prefetch_names(sha, patch), timeout=timeout)
     paths = {c.path: c.path for c in changes}
     vanished = [c.path for c in changes if blobs.get(f"HEAD:{c.path}") is None and (c.added or c.binary)]
-    if vanished:
+    if vanished and in_head:
         renamed = _renames(root, sha, vanished, timeout)
         paths.update(renamed)
-        extra = cat_blobs(root, [f"HEAD:{p}" for p in renamed.values()], timeout=timeout) if renamed else {}
-        blobs = {**blobs, **extra}
+        if renamed:
+            blobs = {**blobs, **cat_blobs(root, [f"HEAD:{p}" for p in renamed.values()], timeout=timeout)}
     missing, back, unjudged = [], [], 0
     for change in changes:
         head_blob = blobs.get(f"HEAD:{paths[change.path]}")
@@ -181,27 +237,26 @@ def judge(root, sha: str, patch: bytes, guard: Optional[str] = None, timeout: fl
         if unjudged == len(changes) and not any(c.binary for c in changes):
             return Judgement("empty", "the commit changes no line that can be compared" + notes, paths=paths)
         return Judgement(INTACT, "its added lines are in HEAD and its removed lines are not (modulo formatting)" + notes, paths=paths)
-    moved = _moved(root, missing, timeout) if missing and not back else {}
-    if moved and len(moved) == len(missing):
-        where = ", ".join(sorted(set(moved.values())))
-        return Judgement(REWRITTEN, f"its lines moved to {where}" + notes, missing=missing, paths=paths)
-    probe = back[0] if back else next(line for line in missing if line not in moved)
-    by = _last_change(root, sha, probe, [paths[c.path] for c in changes] + [c.path for c in changes], timeout)
+    return _Pending(sha, changes, missing, back, paths, notes, in_head)
+
+
+def _verdict(item: _Pending, by: Optional[tuple]) -> Judgement:
+    probe, missing, back, notes = item.probe, item.missing, item.back, item.notes
     if by is None:
         # No commit since the fix touched that line: what HEAD holds grew out of it unrecognizably.
         # Without a commit to name there is no evidence of a removal, so no alarm.
         what = f"{len(missing)} added line(s) not found verbatim in HEAD" if missing else f"{len(back)} removed line(s) in HEAD"
         return Judgement(REWRITTEN, f"{what} (first: {probe!r}), but no commit since the fix changed that line" + notes,
-                         missing=missing, back=back, paths=paths)
+                         missing=missing, back=back, paths=item.paths)
     by_sha, by_subject, added_by_s = by
-    removed_by_fix = {canonical(line) for c in changes for line in c.removed}
+    removed_by_fix = {canonical(line) for c in item.changes for line in c.removed}
     replacement = [line for line in added_by_s if significant(line) and canonical(line) not in removed_by_fix]
     if back or not replacement:
         what = (f"brought back {back[0]!r}, which the fix removed" if back
                 else f"removed {len(missing)} of the fix's lines (first: {probe!r}) and added nothing in their place")
-        return Judgement(GONE, f"{by_sha[:12]} \"{by_subject}\" {what}: likely a regression" + notes, by_sha, missing, back, paths)
+        return Judgement(GONE, f"{by_sha[:12]} \"{by_subject}\" {what}: likely a regression" + notes, by_sha, missing, back, item.paths)
     return Judgement(REWRITTEN, f"rewritten by {by_sha[:12]} \"{by_subject}\": {probe!r} became {replacement[0].strip()!r}" + notes,
-                     by_sha, missing, back, paths)
+                     by_sha, missing, back, item.paths)
 
 
 def prefetch_names(sha: str, patch: bytes) -> list[str]:
@@ -268,21 +323,46 @@ def _moved(root, lines: list[str], timeout: float) -> dict[str, str]:
     return found
 
 
-def _last_change(root, sha: str, line: str, paths: list[str], timeout: float) -> Optional[tuple[str, str, list[str]]]:
-    """(sha, subject, lines it added to those paths) of the newest commit after ``sha`` whose
-    diff adds or removes a line holding ``line`` (``log -G``), or None."""
+def _last_changes(root, items: list[_Pending], timeout: float) -> dict[str, tuple[str, str, list[str]]]:
+    """sha -> (sha, subject, the lines it added to the fix's files) of the newest commit after
+    the fix whose diff adds or removes a line holding the fix's probe line. One ``git log -p``
+    over the fixes' files since the oldest of them, newest first (descendants before ancestors)."""
     from cc_hooks.git import run_git
 
-    paths = list(dict.fromkeys(paths))
-    out = run_git(root, "log", "-1", "--no-ext-diff", "--no-textconv", "-M", "--format=%H%x1f%s", f"-G{_basic_regex(line)}",
-                  f"{sha}..HEAD", "--", *paths, check=False, timeout=timeout).strip()
-    if "\x1f" not in out:
-        return None
-    by_sha, subject = out.splitlines()[0].split("\x1f", 1)
-    shown = run_git(root, "show", "--no-ext-diff", "--no-textconv", "-M", "--format=", "--first-parent", "-m", by_sha, "--", *paths,
-                    check=False, timeout=timeout)
-    added = [raw[1:] for raw in shown.splitlines() if raw.startswith("+") and not raw.startswith("+++")]
-    return by_sha, subject, added
+    if not items:
+        return {}
+    paths = list(dict.fromkeys(p for item in items for p in item.all_paths()))
+    excluded = [f"^{sha}" for sha in _oldest(root, [item.sha for item in items], timeout)]
+    out = run_git(root, "log", "--topo-order", "-M", "--no-ext-diff", "--no-textconv", "-p", "-U0", "--no-color",
+                  f"--format=\x1e%H\x1f%s", "HEAD", *excluded, "--", *paths, check=False, timeout=timeout)
+    entries = []  # (sha, subject, {path: (added, removed)})
+    for record in out.split("\x1e")[1:]:
+        header, _, diff = record.partition("\n")
+        sha, _, subject = header.partition("\x1f")
+        files: dict[str, tuple[list[str], list[str]]] = {}
+        for change in parse_patch(diff.encode("utf-8")):
+            files[change.path] = (change.added, change.removed)
+        entries.append((sha, subject, files))
+    position = {sha: i for i, (sha, _, _) in enumerate(entries)}
+    found = {}
+    for item in items:
+        probe, wanted = item.probe, set(item.all_paths())
+        for sha, subject, files in entries[: position.get(item.sha, len(entries))]:
+            touched = [files[p] for p in wanted if p in files]
+            if any(probe in line for added, removed in touched for line in (*added, *removed)):
+                found[item.sha] = (sha, subject, [line for added, _ in touched for line in added])
+                break
+    return found
+
+
+def _oldest(root, shas: list[str], timeout: float) -> list[str]:
+    """The fixes no other fix descends from: the log since them covers every fix's later history."""
+    from cc_hooks.git import run_git
+
+    if len(shas) == 1:
+        return shas
+    out = run_git(root, "rev-list", "--no-walk", *shas, check=False, timeout=timeout).split()
+    return out[-1:] if out else []
 
 
 def _basic_regex(text: str) -> str:
