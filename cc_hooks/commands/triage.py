@@ -284,8 +284,13 @@ def _add_history(root: Path, result: TriageResult, prior: dict, phrasings: list[
     """Past fixes found by evidence in commits the record does not already name (cc_hooks.record.evidence)."""
     from cc_hooks.record.evidence import STRONG, rank
 
+    from cc_hooks.git import run_git
+
     named = {f.sha.lower() for cause in prior.values() for f in cause.fixes}
     taken = {c.sha for c in commits if any(c.sha.startswith(sha) for sha in named)}
+    # A past fix is one HEAD shipped: a commit only on another branch is no lead for a symptom seen here.
+    shipped = set(run_git(root, "rev-list", "HEAD", check=False, timeout=timeout).split())
+    taken |= {c.sha for c in commits if c.sha not in shipped}
     record = (config.record.symptoms, config.record.decisions)
     ranked = rank(root, [p.text for p in phrasings], [c for c in commits if c.sha not in taken], timeout,
                   limit=HISTORY_CAUSES + 5, record_files=record)

@@ -120,7 +120,7 @@ def rank(root, phrasings: list[str], commits, timeout: float = 30.0, limit: int 
         for ident in idents:
             hits_per_ident[ident.lstrip("+")] = hits_per_ident.get(ident.lstrip("+"), 0) + 1
     scale = math.log(max(len(commits), 2))
-    query.weights = {i: 6 + 6 * max(0.0, 1 - math.log(max(n, 1)) / scale) for i, n in hits_per_ident.items()}
+    query.weights = {i: 12 * max(0.0, 1 - math.log(max(n, 1)) / scale) for i, n in hits_per_ident.items()}
     homes = _defining_files(root, query.identifiers, timeout)
     for path in query.paths:
         homes.setdefault(path, [])

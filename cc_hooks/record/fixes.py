@@ -190,8 +190,8 @@ def judge_many(root, fixes: list[tuple], timeout: float = 30.0, blobs: Optional[
     moved = _moved(root, [line for p in movable for line in p.missing], timeout) if movable else {}
     searched = []
     for item in pending:
-        if not item.back and all(line in moved for line in item.missing):
-            where = ", ".join(sorted({moved[line] for line in item.missing}))
+        if not item.back and 2 * sum(line in moved for line in item.missing) >= len(item.missing):
+            where = ", ".join(sorted({moved[line] for line in item.missing if line in moved}))
             results[item.sha] = Judgement(REWRITTEN, f"its lines moved to {where}" + item.notes, missing=item.missing, paths=item.paths)
         else:
             item.missing.sort(key=lambda line: line in moved)  # probe a line that did not move
@@ -248,9 +248,18 @@ def _verdict(item: _Pending, by: Optional[tuple]) -> Judgement:
         what = f"{len(missing)} added line(s) not found verbatim in HEAD" if missing else f"{len(back)} removed line(s) in HEAD"
         return Judgement(REWRITTEN, f"{what} (first: {probe!r}), but no commit since the fix changed that line" + notes,
                          missing=missing, back=back, paths=item.paths)
-    by_sha, by_subject, added_by_s = by
+    by_sha, by_subject, added_by_s, removed_by_s = by
     removed_by_fix = {canonical(line) for c in item.changes for line in c.removed}
+    added_by_fix = {canonical(line) for c in item.changes for line in c.added}
     replacement = [line for line in added_by_s if significant(line) and canonical(line) not in removed_by_fix]
+    fix_lines_removed = [line for line in removed_by_s if canonical(line) in added_by_fix]
+    around = [line for line in removed_by_s if significant(line) and canonical(line) not in added_by_fix]
+    if all(_TEST_RE.search(c.path) for c in item.changes):  # a fix that is only tests: their rework undoes no fix
+        return Judgement(REWRITTEN, f"its tests were reworked by {by_sha[:12]} \"{by_subject}\"" + notes, by_sha, missing, back, item.paths)
+    if not back and not replacement and 2 * len(around) >= len(fix_lines_removed):
+        # S deleted the code the fix lived in, not just the fix: the path it fixed is gone, not the fix.
+        return Judgement(REWRITTEN, f"{by_sha[:12]} \"{by_subject}\" removed the code around it ({around[0].strip()!r} too): "
+                         f"the code path it fixed no longer exists" + notes, by_sha, missing, back, item.paths)
     if back or not replacement:
         what = (f"brought back {back[0]!r}, which the fix removed" if back
                 else f"removed {len(missing)} of the fix's lines (first: {probe!r}) and added nothing in their place")
@@ -323,8 +332,8 @@ def _moved(root, lines: list[str], timeout: float) -> dict[str, str]:
     return found
 
 
-def _last_changes(root, items: list[_Pending], timeout: float) -> dict[str, tuple[str, str, list[str]]]:
-    """sha -> (sha, subject, the lines it added to the fix's files) of the newest commit after
+def _last_changes(root, items: list[_Pending], timeout: float) -> dict[str, tuple[str, str, list[str], list[str]]]:
+    """sha -> (sha, subject, the lines it added to and removed from the fix's files) of the newest commit after
     the fix whose diff adds or removes a line holding the fix's probe line. One ``git log -p``
     over the fixes' files since the oldest of them, newest first (descendants before ancestors)."""
     from cc_hooks.git import run_git
@@ -350,7 +359,8 @@ def _last_changes(root, items: list[_Pending], timeout: float) -> dict[str, tupl
         for sha, subject, files in entries[: position.get(item.sha, len(entries))]:
             touched = [files[p] for p in wanted if p in files]
             if any(probe in line for added, removed in touched for line in (*added, *removed)):
-                found[item.sha] = (sha, subject, [line for added, _ in touched for line in added])
+                found[item.sha] = (sha, subject, [line for added, _ in touched for line in added],
+                                   [line for _, removed in touched for line in removed])
                 break
     return found
 

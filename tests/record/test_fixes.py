@@ -140,3 +140,15 @@ def test_the_guard_is_checked(fixed):
 ])
 def test_formatting_equivalence(line, head, present):
     assert FileText(head).has(line) is present
+
+
+def test_removing_the_code_path_the_fix_lived_in_is_no_regression(tmp_path):
+    """A later commit drops a whole Windows-only branch, the fix inside it with it: rewritten, not gone."""
+    git(tmp_path, "init", "-q", "-b", "main")
+    git(tmp_path, "config", "user.email", "t@example.com")
+    git(tmp_path, "config", "user.name", "T")
+    commit(tmp_path, "init", {"term.py": "def prompt(text):\n    if WIN:\n        echo(text.rstrip())\n        return read(' ')\n    return read(text)\n"})
+    fix = commit(tmp_path, "keep the last character", {"term.py": "def prompt(text):\n    if WIN:\n        echo(text[:-1])\n        return read(text[-1:])\n    return read(text)\n"})
+    drop = commit(tmp_path, "remove colorama", {"term.py": "def prompt(text):\n    return read(text)\n"})
+    result = judged(tmp_path, fix)
+    assert result.outcome == REWRITTEN and result.by == drop and "code path it fixed no longer exists" in result.detail
