@@ -2,7 +2,7 @@
 
     python bench/triage_accuracy.py --repo /work/triage-data/pallets+click --set bench/triage_sets/click.tsv [-v]
 
-A set file (bench/triage_sets/*.tsv) holds one symptom a line: the true fix commit, a tab, the
+A set file (bench/triage_sets/*.tsv) holds one symptom a line: the true fix commit(s), a tab, the
 symptom as a user reports it (phrasings separated by " | "). The true fix of a merge commit is
 the merge and every commit of its branch (``M^1..M^2``): finding the PR's code commit is finding
 the fix. A candidate list is the triage's prior causes found in history, by rank, then its weaker
@@ -64,7 +64,7 @@ def main(argv=None) -> int:
     top1 = top3 = alarms = true_alarms = 0
     started = time.perf_counter()
     for sha, phrasings, gone in items:
-        truth = true_fixes(args.repo, sha)
+        truth = set().union(*(true_fixes(args.repo, one) for one in sha.split()))
         result = triage(args.repo, phrasings, timeout=120.0)
         found = candidates(result)
         place = next((i + 1 for i, c in enumerate(found) if c in truth), None)

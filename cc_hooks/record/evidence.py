@@ -42,12 +42,14 @@ _MERGE_RE = re.compile(r"^Merge (pull request|branch|remote-tracking branch|tag)
 _RELEASE_RE = re.compile(r"^(release|bump|version|prepare|changelog|update (the )?(changelog|changes|news)|v?\d+\.\d+(\.\d+)?$)", re.I)
 _FIXISH_RE = re.compile(r"\b(fix(es|ed)?|bug|crash(es)?|error|regression|correct(ly)?|handle[sd]?|prevent|broken|wrong|issue)\b", re.I)
 _DOC_RE = re.compile(r"(^|/)(docs?|changes?|changelog|news|history|releases?|authors|contributors)(/|\.|$)|\.(md|rst|txt|adoc)$", re.I)
+_TEST_PATH_RE = re.compile(r"(^|/)(tests?|testing)/|(^|/)test_[^/]*$|_test\.\w+$", re.I)
 _STOP = frozenset(
     "a an the and or but of on in at to for from by with without into onto after before when while is are was were be been "
     "being it its this that these those there then than so as not no yes do does did has have had i we you they he she my our "
     "your their me us them again some any all very just only also get gets got can cannot can't doesn't don't isn't instead "
     "should would will now new one use used using".split()
 )
+_CHORE_RE = re.compile(r"^(refactor|clean ?up|tidy|reformat|typing|type hints?|lint|rename|move|tests?\b)", re.I)
 _DOCS_SUBJECT_RE = re.compile(r"^(docs?|chore|ci|style|test)(\(.*?\))?!?:", re.I)
 # A changelog line naming the identifier is not a change to it.
 _NOT_CODE = [f":(exclude,glob,icase){g}" for g in ("**/*.md", "**/*.rst", "**/*.txt", "**/*.adoc", "**/CHANGES*", "**/HISTORY*",
@@ -196,6 +198,9 @@ def _score_text(commit, subject_words: set[str], body_words: set[str], query: Qu
     elif _RELEASE_RE.search(commit.subject):
         score -= 12
         reasons.append("a release commit")
+    elif _CHORE_RE.search(commit.subject):
+        score -= 3
+        reasons.append("a refactor/cleanup")
     elif _DOCS_SUBJECT_RE.search(commit.subject):
         score -= 12
         reasons.append("a docs/chore commit")
@@ -304,6 +309,9 @@ def _score_files(root, candidates: list[Candidate], query: Query, timeout: float
         if len(candidate.files) > 12:
             candidate.score -= 5
             candidate.reasons.append(f"a broad change ({len(candidate.files)} files)")
+        if all(_TEST_PATH_RE.search(f) or _DOC_RE.search(f) for f in candidate.files) and not all(_DOC_RE.search(f) for f in candidate.files):
+            candidate.score -= 4
+            candidate.reasons.append("changes only tests")
         if all(_DOC_RE.search(f) for f in candidate.files):
             candidate.score -= 10
             candidate.reasons.append("changes only docs/changelog")
