@@ -40,7 +40,8 @@ _IDENT_RE = re.compile(
 _PATH_RE = re.compile(r"\b[\w./-]+\.(?:py|js|ts|go|rs|c|h|cpp|java|rb|toml|cfg|ini|json|ya?ml|md|rst|txt|sh)\b")
 _MERGE_RE = re.compile(r"^Merge (pull request|branch|remote-tracking branch|tag)\b")
 _RELEASE_RE = re.compile(r"^(release|bump|version|prepare|changelog|update (the )?(changelog|changes|news)|v?\d+\.\d+(\.\d+)?$)", re.I)
-_FIXISH_RE = re.compile(r"\b(fix(es|ed)?|bug|crash(es)?|error|regression|correct(ly)?|handle[sd]?|prevent|broken|wrong|issue)\b", re.I)
+_FIXISH_RE = re.compile(r"\b(fix(es|ed)?|bug|crash(es)?|regression|correct(ly)?|handle[sd]?|prevent|broken|wrong|don'?t|do not|"
+                        r"no longer|avoid|preserve|restore|respect|ensure)\b", re.I)
 _DOC_RE = re.compile(r"(^|/)(docs?|changes?|changelog|news|history|releases?|authors|contributors)(/|\.|$)|\.(md|rst|txt|adoc)$", re.I)
 _TEST_PATH_RE = re.compile(r"(^|/)(tests?|testing)/|(^|/)test_[^/]*$|_test\.\w+$", re.I)
 _STOP = frozenset(
@@ -153,10 +154,13 @@ def _idf(words: set[str], commit_words) -> dict[str, float]:
 
 
 def _share(words: set[str], subject_words: set[str], body_words: set[str], idf: dict) -> tuple[float, set[str], set[str]]:
-    """How much of one phrasing's rarity the commit's subject (counted double) and body hold."""
+    """How much of one phrasing's rarity the commit's subject holds, or (at 80%) its whole message:
+    a fix's body often describes the symptom its subject does not."""
     in_subject, in_body = words & subject_words, (words & body_words) - subject_words
     total = sum(idf[w] for w in words) or 1.0
-    return (2 * sum(idf[w] for w in in_subject) + sum(idf[w] for w in in_body)) / (2 * total), in_subject, in_body
+    subject_share = sum(idf[w] for w in in_subject) / total
+    message_share = (sum(idf[w] for w in in_subject) + sum(idf[w] for w in in_body)) / total
+    return max(subject_share, 0.8 * message_share), in_subject, in_body
 
 
 def _score_text(commit, subject_words: set[str], body_words: set[str], query: Query, idf: dict,
@@ -190,8 +194,8 @@ def _score_text(commit, subject_words: set[str], body_words: set[str], query: Qu
             reasons.append("body shares " + " ".join(sorted(in_body, key=lambda w: -idf[w])[:4]))
     if not reasons:
         return None
-    if _FIXISH_RE.search(message):
-        score += 2
+    if _FIXISH_RE.search(commit.subject):
+        score += 3
     if _MERGE_RE.search(commit.subject):
         score -= 6
         reasons.append("a merge (the change is its branch's)")
