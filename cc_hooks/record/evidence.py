@@ -317,5 +317,5 @@ def _score_files(root, candidates: list[Candidate], query: Query, timeout: float
             candidate.score -= 4
             candidate.reasons.append("changes only tests")
         if all(_DOC_RE.search(f) for f in candidate.files):
-            candidate.score -= 10
+            candidate.score -= 15
             candidate.reasons.append("changes only docs/changelog")
