@@ -19,7 +19,8 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+if "--baseline" not in sys.argv:  # --baseline: the cc_hooks on PYTHONPATH (an older checkout), to compare
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from cc_hooks.commands.triage import KNOWN, triage  # noqa: E402
 
@@ -50,8 +51,10 @@ def true_fixes(repo: Path, sha: str) -> set[str]:
 
 
 def candidates(result) -> list[str]:
-    ranked = [c.fixes[0].full_sha or c.fixes[0].sha for c in sorted((c for c in result.prior if c.rank), key=lambda c: c.rank)]
-    return ranked + [m["sha"] for m in result.mentions]
+    """The commits found in history, best first (a triage before ranking: its commit causes in order)."""
+    found = [c for c in result.prior if getattr(c, "rank", None)] or [c for c in result.prior if c.source in ("commit", "trailer")]
+    found.sort(key=lambda c: getattr(c, "rank", None) or 0)
+    return [c.fixes[0].full_sha or c.fixes[0].sha for c in found] + [m["sha"] for m in result.mentions]
 
 
 def main(argv=None) -> int:
@@ -59,6 +62,7 @@ def main(argv=None) -> int:
     parser.add_argument("--repo", required=True, type=Path)
     parser.add_argument("--set", required=True, type=Path, dest="set_file")
     parser.add_argument("-v", "--verbose", action="store_true")
+    parser.add_argument("--baseline", action="store_true", help="use the cc_hooks on PYTHONPATH instead of this checkout's")
     args = parser.parse_args(argv)
     items = read_set(args.set_file)
     top1 = top3 = alarms = true_alarms = 0
@@ -77,7 +81,7 @@ def main(argv=None) -> int:
             mark = "ok " if place == 1 else f"#{place}" if place else "MISS"
             print(f"{mark:>4} {sha} {' | '.join(phrasings)[:90]}{'  FALSE ALARM' if alarm else ''}")
             if place != 1:
-                for cause in sorted((c for c in result.prior if c.rank), key=lambda c: c.rank)[:3]:
+                for cause in sorted((c for c in result.prior if getattr(c, "rank", None)), key=lambda c: c.rank)[:3]:
                     print(f"       #{cause.rank} {cause.fixes[0].sha[:10]} {cause.cause[:70]} [{cause.score}: {cause.matched_by[:120]}]")
             if alarm:
                 for cause in result.prior:
