@@ -217,7 +217,7 @@ def _identifier_hits(root, identifiers: list[str], timeout: float) -> dict[str, 
 
     hits: dict[str, list[str]] = {}
     for ident in identifiers:
-        out = run_git(root, "log", "--all", "--no-ext-diff", "--no-textconv", "--format=%H", f"-G{_extended(ident)}",
+        out = run_git(root, "log", "HEAD", "--no-ext-diff", "--no-textconv", "--format=%H", f"-G{_extended(ident)}",
                       "--", ".", *_NOT_CODE, check=False, timeout=timeout).split()
         for sha in out[:-1]:
             hits.setdefault(sha, []).append(ident)
@@ -260,7 +260,7 @@ def _commits_touching(root, homes: dict[str, list[str]], timeout: float) -> dict
 
     if not homes:
         return {}
-    out = run_git(root, "log", "--all", "--format=\x1e%H", "--name-only", "--", *[f":(literal){p}" for p in homes],
+    out = run_git(root, "log", "HEAD", "--format=\x1e%H", "--name-only", "--", *[f":(literal){p}" for p in homes],
                   check=False, timeout=timeout)
     touching = {}
     for record in out.split("\x1e")[1:]:
