@@ -522,8 +522,11 @@ def render_rich(result: TriageResult) -> None:
             for fix in fixes:
                 present = "—" if fix is None else {True: "[green]yes[/green]", False: "[red]NO[/red]", None: "unknown"}[fix.intact]
                 outcome = escape(outcome_text(fix)) if fix else ""
+                found = cause.source == "commit"  # a commit found by evidence: its subject once, and why it ranks there
                 table.add_row(
-                    escape(cause.symptom), escape(cause.cause), escape(cause.fix or "not recorded"), escape(cause.guard or "none recorded"),
+                    f"#{cause.rank} in history" if found else escape(cause.symptom),
+                    escape(f"{cause.cause}\nwhy: {cause.matched_by}" if found else cause.cause),
+                    "this commit" if found else escape(cause.fix or "not recorded"), escape(cause.guard or "none recorded"),
                     fix.sha[:12] if fix else "none recorded", (fix.date or "")[:10] if fix else "",
                     f"{present}\n{outcome}" if fix else "no fix recorded",
                 )

@@ -67,3 +67,13 @@ def test_output_says_each_thing_once(history):
     out = render_markdown(triage(root, ["README typo"]))
     assert "fix: fix:" not in out and "cause:" not in out
     assert out.split("**Already ruled out")[0].count("fix README typo") == 1
+
+
+def test_the_terminal_table_says_each_thing_once(history, capsys, monkeypatch):
+    from cc_hooks.commands.triage import render_rich
+
+    monkeypatch.setenv("COLUMNS", "400")  # one table row a line
+    root, shas = history
+    render_rich(triage(root, ["delete_where left the connection in an open transaction"]))
+    out = capsys.readouterr().out
+    assert "#1 in history" in out and out.count("Wrap deletes in a") == 1 and "why:" in out
