@@ -193,8 +193,15 @@ def coldstart_questions(view: Path, rel: str) -> list[Question]:
 # --- oddities in the code ------------------------------------------------------------------
 
 
+MAX_SCANNED = 400  # oddities found before ranking; the questions keep the best ``limit``
+PER_FILE = 2  # of each kind: a file with many sleeps or hacks is two questions, not twenty
+_DEMO_PATH_RE = re.compile(r"(?:^|/)(?:examples?|demos?|samples?|docs?|benchmarks?)/")
+
+
 def scan_oddities(view: Path, timeout: float = 30.0, limit: int = MAX_ODDITIES) -> list[Oddity]:
-    """Workaround / do-not-remove / hack comments, disabled tests, literal sleeps outside tests."""
+    """Workaround / do-not-remove / hack comments, disabled tests, literal sleeps outside tests:
+    ranked (an unexplained marker in product code first) and capped at ``limit``, at most
+    ``PER_FILE`` per file, so a first audit of a large project asks a short list worth answering."""
     from cc_hooks.git import run_git
 
     from cc_hooks.deptrees import DependencyTrees
@@ -205,13 +212,69 @@ def scan_oddities(view: Path, timeout: float = 30.0, limit: int = MAX_ODDITIES) 
     for rel in sorted(p for p in listed if is_code_path(p) and not trees.contains(p)):
         lines = _code_lines(view / rel)
         test = is_test_path(rel)
+        regions = _python_regions(lines) if rel.endswith((".py", ".pyi")) else None
+        per_kind: dict[str, int] = {}
         for number, line in enumerate(lines, 1):
-            oddity = _oddity(rel, number, line, lines, test)
-            if oddity is not None:
+            oddity = _oddity(rel, number, line, lines, test, regions)
+            if oddity is None or _same_comment_block(found, oddity, lines):
+                continue
+            kind = "comment" if oddity.what.endswith("comment") else oddity.what
+            if per_kind.get(kind, 0) < PER_FILE:
+                per_kind[kind] = per_kind.get(kind, 0) + 1
                 found.append(oddity)
-                if len(found) >= limit:
-                    return found
-    return found
+        if len(found) >= MAX_SCANNED:
+            break
+    return sorted(found, key=_priority)[:limit]
+
+
+def _priority(oddity: Oddity) -> tuple:
+    """Unexplained before explained, markers before disabled tests before sleeps, product code before tests."""
+    kind = 0 if oddity.what.endswith("comment") else 1 if oddity.what == "disabled test" else 2
+    return (bool(oddity.explained), kind, is_test_path(oddity.path), oddity.path, oddity.line)
+
+
+def _same_comment_block(found: list[Oddity], oddity: Oddity, lines: list[str]) -> bool:
+    """A second marker in the comment block of the previous one ("the workaround ... for the workaround to work")."""
+    if not found or found[-1].path != oddity.path or not oddity.what.endswith("comment"):
+        return False
+    between = lines[found[-1].line - 1 : oddity.line]
+    return all(_COMMENT_LINE_RE.match(text) for text in between)
+
+
+@dataclass
+class _Regions:
+    """What Python's tokenizer and parser say about a file's lines."""
+
+    comments: dict  # line -> the comment text on it
+    in_string: set  # lines inside a multi-line string (docstrings, test data)
+    demo: set  # lines under ``if __name__ == "__main__":``
+
+
+def _python_regions(lines: list[str]) -> Optional[_Regions]:
+    import ast
+    import io
+    import tokenize
+
+    source = "\n".join(lines) + "\n"
+    comments, in_string = {}, set()
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(source).readline):
+            if token.type == tokenize.COMMENT:
+                comments[token.start[0]] = token.string
+            elif token.type == tokenize.STRING and token.start[0] != token.end[0]:
+                first = token.start[0] if not token.line[: token.start[1]].strip() else token.start[0] + 1
+                in_string.update(range(first, token.end[0] + 1))
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        return None
+    demo = set()
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        tree = None
+    for node in getattr(tree, "body", []):
+        if isinstance(node, ast.If) and "__name__" in ast.dump(node.test) and "__main__" in ast.dump(node.test):
+            demo.update(range(node.lineno, (node.end_lineno or node.lineno) + 1))
+    return _Regions(comments, in_string, demo)
 
 
 def _code_lines(path: Path) -> list[str]:
@@ -251,21 +314,69 @@ def _found(regex: "re.Pattern[str]", line: str) -> Optional["re.Match[str]"]:
     return None
 
 
-def _oddity(rel: str, number: int, line: str, lines: list[str], test: bool) -> Optional[Oddity]:
-    marker = _found(_COMMENT_MARKER_RE, line)
+def _oddity(rel: str, number: int, line: str, lines: list[str], test: bool, regions: Optional[_Regions] = None) -> Optional[Oddity]:
+    if regions is not None and number in regions.in_string:
+        return None  # test data, a docstring's example: not code
+    marker = _marker(line, regions.comments.get(number, "") if regions is not None else None)
     if marker:
-        words = f"{marker.group('before')} {marker.group('after')}"
-        explained = " ".join(words.replace("*/", " ").split()) if _word_count(words) >= 4 else _comment_block(lines, number)
-        return Oddity(rel, number, f"{marker.group('marker').lower()} comment", line.strip(), explained)
+        words = " ".join(f"{marker.group('before')} {marker.group('marker')} {marker.group('after')}".replace("*/", " ").split())
+        block = " ".join(filter(None, [_comment_block(lines, number), words, _comment_after(lines, number)]))
+        after = marker.group("after").strip()
+        # "workaround: the server drops ..." / "workaround for the docs 'more than one target' problem": the problem, named
+        named = bool(re.match(r"(?::|\s*-+|\s*for\b)\s*\S", after)) and _word_count(after) >= 5
+        return Oddity(rel, number, f"{marker.group('marker').lower()} comment", line.strip(),
+                      block if named or states_a_reason(block) else "")
     if _found(_DISABLED_TEST_RE, line):
-        reason = re.search(r"""reason\s*=\s*["'](.+?)["']|skip\w*\(\s*["'](.+?)["']""", line)
+        call = line if line.rstrip().endswith(")") else " ".join([line, *lines[number : number + 3]])  # reason= on the next lines
+        reason = re.search(r"""reason\s*=\s*["'](.+?)["']|skip\w*\(\s*["'](.+?)["']""", call)
         text = (reason.group(1) or reason.group(2)) if reason else ""
         return Oddity(rel, number, "disabled test", line.strip(), text if _word_count(text) >= 3 else _comment_block(lines, number))
-    if not test and _found(_SLEEP_RE, line):
+    sleep = None if test or _DEMO_PATH_RE.search(rel) or (regions is not None and number in regions.demo) else _found(_SLEEP_RE, line)
+    if sleep and not _ZERO_SLEEP_RE.search(sleep.group(0)):  # sleep(0) yields to the event loop: an idiom, not a delay
         comment = _trailing_comment(line)
         return Oddity(rel, number, "sleep with a literal", line.strip(),
                       comment if _word_count(comment) >= 3 else _comment_block(lines, number))
     return None
+
+
+_ZERO_SLEEP_RE = re.compile(r"\(\s*0+(?:\.0+)?\s*\)")
+# A reason, in the words people use for one: a cause, a purpose, a condition, a reference.
+_REASON_RE = re.compile(
+    r"\b(?:because|since|otherwise|so\s+that|so\s+we|in\s+order\s+to|to\s+(?:avoid|prevent|keep|get|make|allow|work\s+around|"
+    r"circumvent|support|handle|ensure)|due\s+to|caused\s+by|for\s+the\s+fact|needed|required|requires|until|unless|"
+    r"when|if|as|issue|bug|see|fails?|crash(?:es)?|breaks?|broken|used\s+(?:for|by|to|in)|prevents?|avoids?|without|"
+    r"can'?t|cannot|doesn'?t|won'?t|not\s+(?:supported|available|work))\b|https?://|#\d+|\b[A-Z]+-\d+\b",
+    re.IGNORECASE,
+)
+
+
+def states_a_reason(text: str) -> bool:
+    """Whether a comment says why, not only that something is a workaround ("# HACK", "# workaround")."""
+    return _word_count(text) >= 4 and bool(_REASON_RE.search(text))
+
+
+def _marker(line: str, comment: Optional[str]) -> Optional["re.Match[str]"]:
+    """A marker in a comment: in Python the tokenizer's comment on the line (``comment``, "" for none),
+    elsewhere the line's. "don't change" counts as an instruction (a comment's first words, or after
+    punctuation), not as prose ("by default we don't change the title")."""
+    match = _COMMENT_MARKER_RE.search(comment) if comment is not None else _found(_COMMENT_MARKER_RE, line)
+    if match is None:
+        return None
+    if match.group("marker").lower().startswith(("do", "don")) and re.search(r"[\w,)]\s*$", match.group("before")):
+        return None
+    return match
+
+
+def _comment_after(lines: list[str], number: int) -> str:
+    """The comment lines right below ``number`` (1-based): a marker's sentence often goes on there."""
+    texts, index = [], number
+    while index < len(lines) and len(texts) < 6:
+        match = _COMMENT_LINE_RE.match(lines[index])
+        if not match:
+            break
+        texts.append(match.group(1).strip())
+        index += 1
+    return " ".join(" ".join(texts).split())
 
 
 _COMMENT_LINE_RE = re.compile(r"^\s*(?:#|//|/\*|\*|--)\s?(.*)$")

@@ -5,15 +5,16 @@ phrase, and as its significant words (all of them, or all but one when there
 are three or more) in any order. Searched: ``Symptom:`` trailers and commit
 messages on every ref (one ``git log``), SYMPTOMS.md (entries and causes) and
 DECISIONS.md. For every prior fix the question is whether its change is still
-in HEAD: the fix's own patch must reverse-apply to HEAD's tree (checked in a
-private index, so the work tree is never touched).
+in HEAD, decided by what the fix did (cc_hooks.record.fixes): its added lines
+present and its removed lines absent modulo formatting, across renames: intact,
+rewritten since (by S), or gone (removed by S).
 
 Verdict:
 - ``NOVEL``: no prior cause recorded anywhere.
 - ``KNOWN-BUT-FIX-INTACT``: prior causes exist and every one has a fix that is
-  still intact in HEAD, so this is likely a new cause.
-- ``KNOWN (n prior causes)``: some prior cause has no fix, or a fix that is no
-  longer intact (reverted, changed since, or not in HEAD): likely a regression.
+  still in HEAD (intact, or rewritten since), so this is likely a new cause.
+- ``KNOWN (n prior causes)``: some prior cause has no fix, or a fix that is gone
+  (removed or reverted by a named commit, or never reached HEAD): likely a regression.
 
 Exit status: 0 whenever the search ran, whatever the verdict; 2 when it could
 not (not a git repository, git failing).
@@ -37,7 +38,6 @@ STOPWORDS = frozenset(
     "being it its this that these those there then than so as not no yes do does did has have had i we you they he she my our "
     "your their me us them after again some any all very just only also".split()
 )
-_REVERT_RE = re.compile(r"This reverts commit ([0-9a-f]{7,40})")
 _NON_WORD_RE = re.compile(r"[^\w]+")
 
 
@@ -157,10 +157,11 @@ class FixStatus:
     subject: Optional[str] = None
     date: Optional[str] = None
     in_head: Optional[bool] = None  # an ancestor of HEAD
-    intact: Optional[bool] = None  # its patch reverse-applies to HEAD's tree
-    status: str = "unknown"  # intact | reverted | changed | not-in-head | missing | empty | unknown
+    intact: Optional[bool] = None  # still there: intact or rewritten (not gone)
+    status: str = "unknown"  # intact | rewritten | gone | not-in-head | missing | empty | unknown
     detail: str = ""
     files: list[str] = field(default_factory=list)
+    by: Optional[str] = None  # the commit that rewrote or removed it
 
 
 @dataclass
@@ -174,6 +175,8 @@ class PriorCause:
     discriminator: Optional[str] = None
     line: Optional[int] = None  # in SYMPTOMS.md
     fixes: list[FixStatus] = field(default_factory=list)
+    rank: Optional[int] = None  # a commit found by evidence: its place (1 = best); None for the record's own
+    score: Optional[float] = None
 
     @property
     def fix_intact(self) -> bool:
@@ -201,8 +204,8 @@ class TriageResult:
         if self.verdict == NOVEL:
             return "nothing in the record matches: investigate, then record the cause"
         if self.verdict == INTACT:
-            return "every prior fix is still intact in HEAD: likely a new cause"
-        return "a prior cause has no fix, or its fix is no longer intact in HEAD: likely a regression"
+            return "every prior fix is still in HEAD: likely a new cause"
+        return "a prior cause has no fix, or its fix is gone from HEAD: likely a regression"
 
     def to_dict(self) -> dict:
         data = asdict(self)
@@ -245,30 +248,22 @@ def triage(root: Path, symptoms: list[str], config=None, timeout: float = 30.0) 
                 _add_entry(result, prior, entry, how)
 
     for commit in commits:
-        how_trailer = match_any(phrasings, *commit.symptoms)
-        how_message = None if how_trailer else match_any(phrasings, commit.body or commit.subject)
-        if not (how_trailer or how_message):
-            continue
-        # A prior fix carries a trailer or a fix subject; a commit that is a "fix" only because it
-        # edits the symptoms ledger records a cause rather than fixing one.
-        if not (commit.symptoms or rule.subject_is_fix(commit.subject)):
-            result.mentions.append({"sha": commit.sha, "date": commit.date, "subject": commit.subject, "matched_by": how_message})
+        how_trailer = match_any(phrasings, *commit.symptoms) if commit.symptoms else None
+        if not how_trailer:
             continue
         referenced = _lookup(by_sha, commit.sha)
         if referenced:
             entry, cause = referenced
             if entry.slug not in matched_entries:
                 matched_entries.add(entry.slug)
-                _add_entry(result, prior, entry, f"commit {commit.sha[:12]} ({how_trailer or how_message})")
+                _add_entry(result, prior, entry, f"commit {commit.sha[:12]} ({how_trailer})")
             continue
-        source = "trailer" if how_trailer else "commit"
-        symptom = "; ".join(commit.symptoms) or commit.subject
-        prior[("commit", commit.sha)] = PriorCause(source, symptom, commit.subject, how_trailer or how_message, fix=commit.subject,
+        symptom = "; ".join(commit.symptoms)
+        prior[("commit", commit.sha)] = PriorCause("trailer", symptom, commit.subject, how_trailer, fix=commit.subject,
                                                    fixes=[FixStatus(commit.sha)])
-        if not commit.symptoms:
-            result.gaps.append(f"fix commit {commit.sha[:12]} \"{commit.subject}\" has no `Symptom:` trailer")
-        elif not any(match_any([Phrasing.of(s)], e.observable) for s in commit.symptoms for e in (ledger.entries if ledger else [])):
+        if not any(match_any([Phrasing.of(s)], e.observable) for s in commit.symptoms for e in (ledger.entries if ledger else [])):
             result.gaps.append(f"`Symptom: {symptom}` ({commit.sha[:12]}) has no {config.record.symptoms} entry")
+    _add_history(root, result, prior, phrasings, commits, config, rule, timeout)
 
     result.prior = list(prior.values())
     _check_fixes(root, result.prior, commits, timeout)
@@ -278,9 +273,39 @@ def triage(root: Path, symptoms: list[str], config=None, timeout: float = 30.0) 
             how = match_any(phrasings, entry.title, entry.decision, entry.context)
             if how:
                 result.decisions.append({"date": entry.date, "title": entry.title, "slug": entry.slug, "line": entry.start, "matched_by": how})
-    if result.prior:
-        result.verdict = INTACT if all(c.fix_intact for c in result.prior) else KNOWN
+    judged = [c for c in result.prior if c.rank in (None, 1)]  # the runners-up are leads, not verdicts
+    if judged:
+        result.verdict = INTACT if all(c.fix_intact for c in judged) else KNOWN
     return result
+
+
+HISTORY_CAUSES = 3  # ranked commits shown as prior causes; the first alone can make the verdict
+
+
+def _add_history(root: Path, result: TriageResult, prior: dict, phrasings: list[Phrasing], commits, config, rule, timeout: float) -> None:
+    """Past fixes found by evidence in commits the record does not already name (cc_hooks.record.evidence)."""
+    from cc_hooks.record.evidence import STRONG, rank
+
+    from cc_hooks.git import run_git
+
+    named = {f.sha.lower() for cause in prior.values() for f in cause.fixes}
+    taken = {c.sha for c in commits if any(c.sha.startswith(sha) for sha in named)}
+    # A past fix is one HEAD shipped: a commit only on another branch is no lead for a symptom seen here.
+    shipped = set(run_git(root, "rev-list", "HEAD", check=False, timeout=timeout).split())
+    taken |= {c.sha for c in commits if c.sha not in shipped}
+    record = (config.record.symptoms, config.record.decisions)
+    ranked = rank(root, [p.text for p in phrasings], [c for c in commits if c.sha not in taken], timeout,
+                  limit=HISTORY_CAUSES + 5, record_files=record)
+    shown = 0
+    for candidate in ranked:
+        if candidate.score >= STRONG and shown < HISTORY_CAUSES:
+            shown += 1
+            prior[("commit", candidate.sha)] = PriorCause("commit", candidate.subject, candidate.subject, candidate.why,
+                                                          fixes=[FixStatus(candidate.sha)], rank=shown, score=round(candidate.score, 1))
+            if rule.subject_is_fix(candidate.subject) and shown == 1:
+                result.gaps.append(f"fix commit {candidate.sha[:12]} \"{candidate.subject}\" has no `Symptom:` trailer")
+        else:
+            result.mentions.append({"sha": candidate.sha, "date": candidate.date, "subject": candidate.subject, "matched_by": candidate.why})
 
 
 def _causes_by_sha(ledger) -> dict:
@@ -329,19 +354,17 @@ def _add_cause_gaps(result: TriageResult, symptoms_file: str) -> None:
 
 
 def _check_fixes(root: Path, prior: list[PriorCause], commits, timeout: float) -> None:
-    """Judge every prior fix in a fixed number of git processes (ancestry and patches in one
-    batch each), plus one ``git apply --check`` per distinct fix commit."""
-    import os
-    import tempfile
+    """Judge every prior fix by what it did (cc_hooks.record.fixes): ancestry, patches and file
+    contents in one batch each; a fix whose lines are not all in HEAD costs a few more."""
+    from cc_hooks.git import cat_blobs, head, object_types
+    from cc_hooks.record import fixes as fixmod
 
-    from cc_hooks.git import head, object_types, run_git_bytes
-
-    fixes = [f for cause in prior for f in cause.fixes]
-    if not fixes:
+    pairs = [(cause, f) for cause in prior for f in cause.fixes]
+    if not pairs:
         return
-    known = object_types(root, [f.sha for f in fixes], timeout=timeout)
+    known = object_types(root, [f.sha for _, f in pairs], timeout=timeout)
     info = {c.sha: c for c in commits}
-    for fix in fixes:
+    for _, fix in pairs:
         found = known.get(fix.sha)
         if found is None or found.split()[1] != "commit":
             fix.status, fix.detail = "missing", "no such commit in this repository"
@@ -350,24 +373,22 @@ def _check_fixes(root: Path, prior: list[PriorCause], commits, timeout: float) -
         commit = info.get(fix.full_sha)
         if commit is not None:
             fix.subject, fix.date = commit.subject, commit.date
-    shas = list(dict.fromkeys(f.full_sha for f in fixes if f.full_sha))
+    shas = list(dict.fromkeys(f.full_sha for _, f in pairs if f.full_sha))
     if not shas:
         return
     head_sha = head(root).sha
     in_head = _ancestors_of_head(root, shas, timeout) if head_sha else set()
     patches = _patches(root, shas, timeout)
-    reverts = {}
-    for commit in commits:
-        for sha in _REVERT_RE.findall(commit.body or ""):
-            reverts.setdefault(sha, commit)
-    with tempfile.TemporaryDirectory(prefix="cc-hooks-triage-") as tmp:
-        env = {"GIT_INDEX_FILE": os.path.join(tmp, "index")}
-        have_index = bool(head_sha) and run_git_bytes(root, "read-tree", "HEAD", env=env, timeout=timeout).returncode == 0
-        checked = {sha: _check_one(root, sha, sha in in_head, patches.get(sha, b""), env if have_index else None, reverts, timeout)
-                   for sha in shas}
-    for fix in fixes:
+    guards = {f.full_sha: cause.guard for cause, f in pairs if f.full_sha and cause.guard}
+    names = [n for sha in shas for n in fixmod.prefetch_names(sha, patches.get(sha, b""))]
+    names += [n for g in guards.values() for n in fixmod.guard_names(g)]
+    blobs = cat_blobs(root, names, timeout=timeout) if head_sha else {}
+    judged = fixmod.judge_many(root, [(sha, patches.get(sha, b""), guards.get(sha), sha in in_head) for sha in shas if head_sha],
+                               timeout, blobs)
+    checked = {sha: _check_one(root, sha, sha in in_head, patches.get(sha, b""), judged.get(sha), timeout) for sha in shas}
+    for _, fix in pairs:
         if fix.full_sha:
-            fix.in_head, fix.intact, fix.status, fix.detail, fix.files = checked[fix.full_sha]
+            fix.in_head, fix.intact, fix.status, fix.detail, fix.files, fix.by = checked[fix.full_sha]
 
 
 def _ancestors_of_head(root: Path, shas: list[str], timeout: float) -> set[str]:
@@ -400,26 +421,23 @@ def _patches(root: Path, shas: list[str], timeout: float) -> dict[str, bytes]:
     return patches
 
 
-def _check_one(root: Path, sha: str, in_head: bool, patch: bytes, env: Optional[dict], reverts: dict, timeout: float) -> tuple:
-    from cc_hooks.git import run_git_bytes
+def _check_one(root: Path, sha: str, in_head: bool, patch: bytes, judged, timeout: float) -> tuple:
+    from cc_hooks.record import fixes as fixmod
 
     files = sorted({name.decode("utf-8", "replace") for name in re.findall(rb"^(?:\+\+\+ b|--- a)/(.*)$", patch, re.M)})
     if not patch.strip():
-        return in_head, None, "empty", "the commit changes no file", files
-    if env is None:
-        return in_head, False, "not-in-head", "HEAD has no commits", files
-    applies = run_git_bytes(root, "apply", "--cached", "--check", "-R", input=patch, env=env, timeout=timeout).returncode == 0
-    revert = next((c for s, c in reverts.items() if sha.startswith(s)), None)
-    if applies:
-        how = "an ancestor of HEAD" if in_head else "not an ancestor of HEAD, but an equivalent change is"
-        return in_head, True, "intact", f"its change is in HEAD ({how})", files
-    if revert is not None:
-        return in_head, False, "reverted", f"reverted by {revert.sha[:12]} \"{revert.subject}\"", files
-    if in_head:
-        return in_head, False, "changed", "its lines were changed since: the patch no longer reverse-applies to HEAD", files
-    branches = _branches_containing(root, sha, timeout)
-    where = f"only on {', '.join(branches)}" if branches else "on no branch (reachable from other refs only)"
-    return in_head, False, "not-in-head", f"not in HEAD; {where}", files
+        return in_head, None, "empty", "the commit changes no file", files, None
+    if judged is None:
+        return in_head, False, "not-in-head", "HEAD has no commits", files, None
+    if judged.outcome == "empty":
+        return in_head, None, "empty", judged.detail, files, None
+    if judged.outcome != fixmod.INTACT and not in_head:
+        branches = _branches_containing(root, sha, timeout)
+        where = f"only on {', '.join(branches)}" if branches else "on no branch (reachable from other refs only)"
+        return in_head, False, "not-in-head", f"not in HEAD; {where}", files, None
+    if judged.outcome == fixmod.INTACT and not in_head:
+        judged.detail = "not an ancestor of HEAD, but an equivalent change is in HEAD"
+    return in_head, judged.outcome != fixmod.GONE, judged.outcome, judged.detail, files, judged.by
 
 
 def _branches_containing(root: Path, sha: str, timeout: float) -> list[str]:
@@ -432,22 +450,42 @@ def _branches_containing(root: Path, sha: str, timeout: float) -> list[str]:
 # --- output -------------------------------------------------------------------------------
 
 
+_OUTCOME_WORDS = {"intact": "intact", "rewritten": "rewritten since", "gone": "GONE", "not-in-head": "not in HEAD",
+                  "missing": "unknown commit", "empty": "nothing to compare", "unknown": "unknown"}
+
+
+def outcome_text(fix: FixStatus) -> str:
+    """"intact", "rewritten since: ...", "GONE: ...": the outcome first, then why."""
+    return f"{_OUTCOME_WORDS.get(fix.status, fix.status)}: {fix.detail}" if fix.detail else _OUTCOME_WORDS.get(fix.status, fix.status)
+
+
 def _fix_text(fix: FixStatus) -> str:
-    present = {True: "yes", False: "NO", None: "unknown"}[fix.intact]
-    return f"`{fix.sha[:12]}` {fix.date[:10] if fix.date else ''} still present: {present} ({fix.status}: {fix.detail})".replace("  ", " ")
+    return f"`{fix.sha[:12]}` {fix.date[:10] if fix.date else ''} {outcome_text(fix)}".replace("  ", " ")
+
+
+def _cause_lines(cause: PriorCause) -> list[str]:
+    """A cause in as few words as it takes: a commit found by evidence is its subject and why it
+    ranks there; a trailer is its symptom and its commit; a ledger cause its entry."""
+    if cause.source == "commit":
+        [fix] = cause.fixes
+        head = f"- #{cause.rank} `{fix.sha[:12]}` {(fix.date or '')[:10]} {cause.cause} — why: {cause.matched_by}"
+        return [head.replace("  ", " "), f"  - still there? {outcome_text(fix)}"]
+    if cause.source == "trailer":
+        [fix] = cause.fixes
+        return [f"- {cause.symptom} — fixed by `{fix.sha[:12]}` {(fix.date or '')[:10]} {cause.cause} [trailer; matched {cause.matched_by}]",
+                f"  - still there? {outcome_text(fix)}"]
+    where = f"{cause.source}:{cause.line}" if cause.line else cause.source
+    lines = [f"- {cause.symptom} — cause: {cause.cause} [{where}; matched {cause.matched_by}]"]
+    lines.append(f"  - fix: {cause.fix or 'not recorded'}; guard: {cause.guard or 'none recorded'}")
+    lines += [f"  - fix commit {_fix_text(fix)}" for fix in cause.fixes] or ["  - fix commit: none recorded"]
+    return lines
 
 
 def render_markdown(result: TriageResult) -> str:
     lines = [f"## Triage: {' / '.join(result.phrasings)}", "", f"**Verdict**: {result.label} — {result.meaning}", ""]
-    lines.append("**Prior occurrences**:" if result.prior else "**Prior occurrences**: none")
+    lines.append("**Prior occurrences** (the record's, then past fixes ranked by evidence):" if result.prior else "**Prior occurrences**: none")
     for cause in result.prior:
-        where = f"{cause.source}:{cause.line}" if cause.line else cause.source
-        lines.append(f"- {cause.symptom} — cause: {cause.cause} [{where}; matched {cause.matched_by}]")
-        lines.append(f"  - fix: {cause.fix or 'not recorded'}; guard: {cause.guard or 'none recorded'}")
-        for fix in cause.fixes:
-            lines.append(f"  - fix commit {_fix_text(fix)}")
-        if not cause.fixes:
-            lines.append("  - fix commit: none recorded")
+        lines += _cause_lines(cause)
     lines += ["", "**Already ruled out**:" if result.ruled_out else "**Already ruled out**: nothing recorded"]
     lines += [f"- {r['hypothesis']} — {r['evidence'] or 'no evidence recorded'}{', ' + r['date'] if r['date'] else ''}" for r in result.ruled_out]
     lines += ["", "**Recorded discriminators**:" if result.discriminators else "**Recorded discriminators**: none"]
@@ -455,7 +493,8 @@ def render_markdown(result: TriageResult) -> str:
     if result.decisions:
         lines += ["", "**Related decisions**:"] + [f"- {d['date']} — {d['title']} (DECISIONS.md#{d['slug']})" for d in result.decisions]
     if result.mentions:
-        lines += ["", "**Commits that mention it** (not fixes):"] + [f"- `{m['sha'][:12]}` {m['date'][:10]} {m['subject']}" for m in result.mentions]
+        lines += ["", "**Weaker leads** (less evidence):"] + [f"- `{m['sha'][:12]}` {m['date'][:10]} {m['subject']} — {m['matched_by']}"
+                                                              for m in result.mentions]
     lines += ["", "**Record gaps found**:" if result.gaps else "**Record gaps found**: none"]
     lines += [f"- {gap}" for gap in result.gaps]
     searched = result.searched
@@ -486,10 +525,13 @@ def render_rich(result: TriageResult) -> None:
         rows = []
         for cause in result.prior:
             for fix in cause.fixes or [None]:
+                found = cause.source == "commit"  # a commit found by evidence: its subject once, and why it ranks there
                 present = ("no fix recorded", None) if fix is None else (
-                    {True: "yes", False: "NO", None: "unknown"}[fix.intact] + "\n" + printable(f"{fix.status}: {fix.detail}"),
+                    {True: "yes", False: "NO", None: "unknown"}[fix.intact] + "\n" + printable(outcome_text(fix)),
                     {True: "green", False: "red", None: None}[fix.intact])
-                rows.append([printable(cause.symptom), printable(cause.cause), printable(cause.fix or "not recorded"),
+                rows.append([f"#{cause.rank} in history" if found else printable(cause.symptom),
+                             printable(f"{cause.cause}\nwhy: {cause.matched_by}" if found else cause.cause),
+                             "this commit" if found else printable(cause.fix or "not recorded"),
                              printable(cause.guard or "none recorded"), fix.sha[:12] if fix else "none recorded",
                              (fix.date or "")[:10] if fix else "", present])
         print_table("", columns, rows, plain=False)
@@ -497,7 +539,7 @@ def render_rich(result: TriageResult) -> None:
         ("Already ruled out", [f"{r['hypothesis']} — {r['evidence'] or 'no evidence recorded'} {r['date'] or ''}" for r in result.ruled_out]),
         ("Recorded discriminators", [f"{d['cause']}: {d['discriminator']}" for d in result.discriminators]),
         ("Related decisions", [f"{d['date']} — {d['title']}" for d in result.decisions]),
-        ("Commits that mention it (not fixes)", [f"{m['sha'][:12]} {m['subject']}" for m in result.mentions]),
+        ("Weaker leads (less evidence)", [f"{m['sha'][:12]} {m['subject']} — {m['matched_by']}" for m in result.mentions]),
         ("Record gaps found", result.gaps),
     ):
         if items:

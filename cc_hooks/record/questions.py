@@ -433,7 +433,15 @@ def _check_content(target: _Target, where: str, text: str) -> tuple[str, str]:
         return PASS, "line exists at HEAD"
     if target.kind == "heading":
         if not where.lower().endswith(MARKDOWN_SUFFIXES):
-            return FAIL, "heading anchors resolve only in markdown files"
+            from cc_hooks.record import doc_anchors
+
+            if not doc_anchors.supported(where):
+                return FAIL, "heading anchors resolve only in markdown, reStructuredText and AsciiDoc files"
+            found, anchors = doc_anchors.resolves(where, text, target.anchor)
+            if found:
+                return PASS, "heading exists at HEAD"
+            near = [a for a in anchors if a.lstrip("_").startswith(target.anchor.lower().lstrip("_"))] if target.anchor else []
+            return FAIL, f"no heading with the anchor `#{target.anchor}`" + (f" (did you mean `#{near[0]}`?)" if near else "")
         from cc_hooks.record.markdown import Document
 
         slugs = [h.slug for h in Document.parse(text).headings]

@@ -95,3 +95,61 @@ def test_trailers_are_matched_to_entries_through_one_index(project, monkeypatch)
     found = questions_module.trailer_questions(project.root, ledger, 30.0)
     assert len(found) == 20  # no entry covers a widget
     assert len(calls) <= len(ledger.entries) + 2 * len(found) + 5, len(calls)  # was entries x trailers
+
+
+def test_markers_in_multiline_strings_and_docstrings_are_data(project):
+    """Issue 20: `@pytest.mark.skip` inside a triple-quoted test fixture is data, not a disabled test;
+    a docstring's example `time.sleep(2)` is not a delay; `sleep(0)` yields; a `__main__` demo is no product code."""
+    project.write("src/lib.py", "\n".join([
+        "import time",
+        "def run():",
+        '    """Example::',
+        "",
+        "        >>> time.sleep(2)  # HACK",
+        '    """',
+        "    time.sleep(0)",
+        "",
+        "",
+        'if __name__ == "__main__":',
+        "    time.sleep(3)",
+        "",
+    ]))
+    project.write("tests/test_data.py", "\n".join([
+        "SOURCE = '''",
+        "import pytest",
+        "@pytest.mark.skip",
+        "def test_x():",
+        "    pass",
+        "'''",
+        "",
+    ]))
+    project.commit("Add data")
+    assert scan_oddities(project.root) == []
+
+
+def test_a_workaround_is_explained_only_by_a_reason(project):
+    project.write("src/a.py", "x = 1  # workaround\n\n# HACK\ny = 2\n")
+    project.write("src/b.py", "# This is a workaround: the upstream parser drops the last byte,\n# so we pad the buffer.\nz = 3\n\n\n"
+                  "# Ugly kludge, but calling initscr() crashes in emacs\nw = 4\n")
+    project.commit("Add w")
+    found = {(o.path, o.line): o.explained for o in scan_oddities(project.root)}
+    assert found[("src/a.py", 1)] == "" and found[("src/a.py", 3)] == ""
+    assert "drops the last byte" in found[("src/b.py", 1)] and "crashes" in found[("src/b.py", 6)]
+
+
+def test_prose_is_not_a_do_not_remove_marker(project):
+    project.write("src/p.py", "# Ensure we don't delete formerly documented aliases.\n# by default we don't change the title\n"
+                  "a = 1\n\n\n# don't remove: the plugin loader imports it by name\nb = 2\n")
+    project.commit("Add p")
+    assert [o.line for o in scan_oddities(project.root)] == [6]
+
+
+def test_a_first_audit_gets_a_short_ranked_list(project):
+    body = "".join(f"def f{i}():\n    time.sleep(1)\n\n\n" for i in range(10))
+    for n in range(30):
+        project.write(f"src/m{n}.py", "import time\n\n\n" + body)
+    project.write("src/zz.py", "# HACK\nx = 1\n")
+    project.commit("Add many")
+    found = scan_oddities(project.root)
+    assert len(found) == 40 and found[0].path == "src/zz.py"  # the unexplained hack first
+    assert max(sum(o.path == p for o in found) for p in {o.path for o in found}) == 2  # two per file and kind

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from cc_hooks.cli import main
-from cc_hooks.commands.triage import INTACT, KNOWN, NOVEL, Phrasing, triage
+from cc_hooks.commands.triage import INTACT, KNOWN, NOVEL, Phrasing, render_markdown, triage
 
 
 def git(root: Path, *args: str) -> str:
@@ -82,15 +82,15 @@ def test_reverted_fix_is_not_intact(repo):
     result = triage(repo, ["blank region after startup"])
     assert result.verdict == KNOWN and result.label == "KNOWN (1 prior cause)"
     [status] = result.prior[0].fixes
-    assert (status.in_head, status.intact, status.status) == (True, False, "reverted")
-    assert "Revert" in status.detail
+    assert (status.in_head, status.intact, status.status) == (True, False, "gone")
+    assert "Revert" in status.detail and "likely a regression" in status.detail
 
 
-def test_fix_changed_since_is_not_intact(repo):
+def test_fix_removed_since_is_gone(repo):
     commit(repo, "fix: initialize the framebuffer\n\nSymptom: blank region after startup", {"render.py": "def render():\n    clear()\n    draw()\n"})
-    commit(repo, "refactor render", {"render.py": "def render():\n    draw()\n"})
+    removal = commit(repo, "refactor render", {"render.py": "def render():\n    draw()\n"})
     [status] = triage(repo, ["blank region after startup"]).prior[0].fixes
-    assert (status.intact, status.status) == (False, "changed")
+    assert (status.intact, status.status, status.by) == (False, "gone", removal)
 
 
 def test_fix_on_another_branch_only(repo):
@@ -102,7 +102,7 @@ def test_fix_on_another_branch_only(repo):
     [status] = result.prior[0].fixes
     assert result.verdict == KNOWN and status.status == "not-in-head" and "fix/render" in status.detail
     git(repo, "cherry-pick", fix)
-    [status] = triage(repo, ["blank region"]).prior[0].fixes
+    [status] = [f for cause in triage(repo, ["blank region"]).prior for f in cause.fixes if f.full_sha == fix]  # not the copy
     assert status.in_head is False and status.intact is True and status.status == "intact"
 
 
@@ -203,11 +203,12 @@ def test_many_fixes_are_judged_in_one_batch_each_as_alone(repo, monkeypatch):
     judged = {f.full_sha: (f.in_head, f.intact, f.status) for cause in result.prior for f in cause.fixes}
     assert len(judged) == len(fixes) == 8
     assert judged[fixes["intact"]] == (True, True, "intact") and judged[fixes["binary"]] == (True, True, "intact")
-    assert judged[fixes["empty"]] == (True, None, "empty") and judged[fixes["reverted"]] == (True, False, "reverted")
-    assert judged[fixes["changed"]] == (True, False, "changed") and judged[fixes["side"]] == (False, False, "not-in-head")
+    assert judged[fixes["empty"]] == (True, None, "empty") and judged[fixes["reverted"]] == (True, False, "gone")
+    assert judged[fixes["changed"]] == (True, True, "rewritten") and judged[fixes["side"]] == (False, False, "not-in-head")
     assert judged[fixes["merge"]] == judged[fixes["topic"]] == (True, True, "intact")
-    assert calls.count("rev-list") == 1 and calls.count("diff-tree") == 1 and "merge-base" not in calls
-    assert calls.count("apply") == 7  # the empty commit has no patch to check
+    assert calls.count("rev-list") == 3 and calls.count("diff-tree") == 1 and "merge-base" not in calls  # HEAD history; ancestry; the oldest fix
+    assert calls.count("cat-file") == 2 and "apply" not in calls  # object types, then every file of every fix
+    assert calls.count("log") <= 2 and calls.count("grep") <= 1  # the history; who changed the lines of the fixes not intact
     assert calls.count("for-each-ref") == 1  # only the side-branch fix asks where it lives
     from cc_hooks.commands.triage import FixStatus, PriorCause, _check_fixes
     from cc_hooks.record.trailers import read_commits
@@ -216,3 +217,14 @@ def test_many_fixes_are_judged_in_one_batch_each_as_alone(repo, monkeypatch):
         alone = PriorCause("trailer", "s", "c", "m", fixes=[FixStatus(sha)])
         _check_fixes(repo, [alone], read_commits(repo, ["--all"], with_body=True), 30.0)
         assert (alone.fixes[0].in_head, alone.fixes[0].intact, alone.fixes[0].status) == verdict
+
+
+def test_a_formatting_commit_after_the_fix_is_no_regression_alarm(repo):
+    """Issue 20: the fix's patch stops reverse-applying when a later commit reformats a context
+    line; HEAD still has the fix, so the verdict is intact, not 'likely a regression'."""
+    commit(repo, "fix: commit the transaction\n\nSymptom: delete_where left the connection in an open transaction",
+           {"db.py": "def delete_where(conn):\n    sql = 'delete'\n    with conn:\n        conn.execute(sql)\n"})
+    commit(repo, "black", {"db.py": 'def delete_where(conn):\n    sql = "delete"\n    with conn:\n        conn.execute(sql)\n'})
+    result = triage(repo, ["delete_where left the connection in an open transaction"])
+    assert result.verdict == INTACT and result.prior[0].fixes[0].status == "intact"
+    assert "regression" not in render_markdown(result)

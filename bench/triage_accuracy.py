@@ -1,0 +1,100 @@
+"""Triage accuracy on a labeled set: top-1 / top-3 recall of the true fix, and false regression alarms.
+
+    python bench/triage_accuracy.py --repo /work/triage-data/pallets+click --set bench/triage_sets/click.tsv [-v]
+
+A set file (bench/triage_sets/*.tsv) holds one symptom a line: the true fix commit(s), a tab, the
+symptom as a user reports it (phrasings separated by " | "). The true fix of a merge commit is
+the merge and every commit of its branch (``M^1..M^2``): finding the PR's code commit is finding
+the fix. A candidate list is the triage's prior causes found in history, by rank, then its weaker
+leads. A false regression alarm is a KNOWN verdict ("its fix is gone from HEAD: likely a
+regression") on a symptom whose fix is, as labeled, still in HEAD (every labeled fix was shipped
+and its changelog entry stands).
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+if "--baseline" not in sys.argv:  # --baseline: the cc_hooks on PYTHONPATH (an older checkout), to compare
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from cc_hooks.commands.triage import KNOWN, triage  # noqa: E402
+
+
+def read_set(path: Path) -> list[tuple[str, list[str], bool]]:
+    """(fix sha, phrasings, whether HEAD no longer has the fix) per symptom."""
+    items = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        sha, _, rest = line.partition("\t")
+        symptom, _, expected = rest.partition("\t")
+        items.append((sha.strip(), [p.strip() for p in symptom.split(" | ") if p.strip()], expected.strip().startswith("gone")))
+    return items
+
+
+def _git(repo: Path, *args: str) -> str:
+    return subprocess.run(["git", "-C", str(repo), *args], capture_output=True, text=True, check=True).stdout
+
+
+def true_fixes(repo: Path, sha: str) -> set[str]:
+    full = _git(repo, "rev-parse", f"{sha}^{{commit}}").strip()
+    parents = _git(repo, "rev-list", "--parents", "-n1", full).split()[1:]
+    found = {full}
+    if len(parents) > 1:
+        found |= set(_git(repo, "rev-list", f"{parents[0]}..{parents[1]}").split())
+    return found
+
+
+def candidates(result) -> list[str]:
+    """The commits found in history, best first (a triage before ranking: its commit causes in order)."""
+    found = [c for c in result.prior if getattr(c, "rank", None)] or [c for c in result.prior if c.source in ("commit", "trailer")]
+    found.sort(key=lambda c: getattr(c, "rank", None) or 0)
+    return [c.fixes[0].full_sha or c.fixes[0].sha for c in found] + [m["sha"] for m in result.mentions]
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--repo", required=True, type=Path)
+    parser.add_argument("--set", required=True, type=Path, dest="set_file")
+    parser.add_argument("-v", "--verbose", action="store_true")
+    parser.add_argument("--baseline", action="store_true", help="use the cc_hooks on PYTHONPATH instead of this checkout's")
+    args = parser.parse_args(argv)
+    items = read_set(args.set_file)
+    top1 = top3 = alarms = true_alarms = 0
+    started = time.perf_counter()
+    for sha, phrasings, gone in items:
+        truth = set().union(*(true_fixes(args.repo, one) for one in sha.split()))
+        result = triage(args.repo, phrasings, timeout=120.0)
+        found = candidates(result)
+        place = next((i + 1 for i, c in enumerate(found) if c in truth), None)
+        top1 += place == 1
+        top3 += place is not None and place <= 3
+        alarm = result.verdict == KNOWN and not gone
+        alarms += alarm
+        true_alarms += result.verdict == KNOWN and gone
+        if args.verbose or place != 1 or alarm:
+            mark = "ok " if place == 1 else f"#{place}" if place else "MISS"
+            print(f"{mark:>4} {sha} {' | '.join(phrasings)[:90]}{'  FALSE ALARM' if alarm else ''}")
+            if place != 1:
+                for cause in sorted((c for c in result.prior if getattr(c, "rank", None)), key=lambda c: c.rank)[:3]:
+                    print(f"       #{cause.rank} {cause.fixes[0].sha[:10]} {cause.cause[:70]} [{cause.score}: {cause.matched_by[:120]}]")
+            if alarm:
+                for cause in result.prior:
+                    for fix in cause.fixes:
+                        if fix.intact is False:
+                            print(f"       alarm: {fix.sha[:10]} {fix.status}: {fix.detail[:200]}")
+    n = len(items)
+    elapsed = time.perf_counter() - started
+    print(f"{args.set_file.name} on {args.repo.name}: {n} symptoms; top-1 {top1}/{n} = {top1 / n:.0%}; top-3 {top3}/{n} = {top3 / n:.0%}; "
+          f"false regression alarms {alarms} (true alarms {true_alarms} of {sum(g for _, _, g in items)} fixes labeled gone); "
+          f"{elapsed / n:.1f} s per triage")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,321 @@
+"""Which past commits fixed this symptom? Ranked by evidence, not by the word "fix".
+
+A project that has just adopted the method has a long history and no ``Symptom:``
+trailers: its fixes say what they changed ("Close the pager temp file before unlinking
+it"), not what the user saw ("PermissionError when the pager exits on Windows"). So
+every commit is scored by what links it to the symptom's words:
+
+- issue numbers the symptom names (``#123``) in the message;
+- identifiers the symptom names (``delete_where``, ``Client.get``, ``KeyError``,
+  ``--no-color``): a commit whose diff adds or removes a line holding one (``git log -G``,
+  one process per identifier, at most four), and its message naming one;
+- paths and modules the symptom names, among the files the commit touched;
+- the symptom's words in the subject and body, weighted by how rare each word is in
+  this history (a word every commit uses says nothing);
+- the commit changed code: a merge, a release or changelog-only commit loses to the
+  commit whose diff is the fix.
+
+Git processes: the history is the caller's (one ``git log``); then one ``git log -G`` per
+identifier and one ``diff-tree --stdin`` for the files of the best candidates.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Optional
+
+_WORD_RE = re.compile(r"[a-z0-9]+")
+_ISSUE_RE = re.compile(r"(?:#|\bissues?\s+|\bgh-|\bpr\s+)(\d{1,6})\b", re.I)
+_BACKTICK_RE = re.compile(r"`([^`]{2,80})`")
+_IDENT_RE = re.compile(
+    r"--[a-z][\w-]+"  # an option
+    r"|\b[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?:\(\))?"  # dotted
+    r"|\b[a-z]\w*_\w+\b(?:\(\))?"  # snake_case
+    r"|\b[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+\b"  # PascalCase: KeyError, UnicodeDecodeError
+    r"|\b[a-z]+[A-Z]\w*\b"  # camelCase
+    r"|\b\w+\(\)"  # call()
+)
+_PATH_RE = re.compile(r"\b[\w./-]+\.(?:py|js|ts|go|rs|c|h|cpp|java|rb|toml|cfg|ini|json|ya?ml|md|rst|txt|sh)\b")
+_MERGE_RE = re.compile(r"^Merge (pull request|branch|remote-tracking branch|tag)\b")
+_RELEASE_RE = re.compile(r"^(release|bump|version|prepare|changelog|update (the )?(changelog|changes|news)|v?\d+\.\d+(\.\d+)?$)", re.I)
+_FIXISH_RE = re.compile(r"\b(fix(es|ed)?|bug|crash(es)?|regression|correct(ly)?|handle[sd]?|prevent|broken|wrong|don'?t|do not|"
+                        r"no longer|avoid|preserve|restore|respect|ensure)\b", re.I)
+_DOC_RE = re.compile(r"(^|/)(docs?|changes?|changelog|news|history|releases?|authors|contributors)(/|\.|$)|\.(md|rst|txt|adoc)$", re.I)
+_TEST_PATH_RE = re.compile(r"(^|/)(tests?|testing)/|(^|/)test_[^/]*$|_test\.\w+$", re.I)
+_STOP = frozenset(
+    "a an the and or but of on in at to for from by with without into onto after before when while is are was were be been "
+    "being it its this that these those there then than so as not no yes do does did has have had i we you they he she my our "
+    "your their me us them again some any all very just only also get gets got can cannot can't doesn't don't isn't instead "
+    "should would will now new one use used using".split()
+)
+_CHORE_RE = re.compile(r"^(refactor|clean ?up|tidy|reformat|typing|type hints?|lint|rename|move|tests?\b)", re.I)
+_DOCS_SUBJECT_RE = re.compile(r"^(docs?|chore|ci|style|test)(\(.*?\))?!?:", re.I)
+# A changelog line naming the identifier is not a change to it.
+_NOT_CODE = [f":(exclude,glob,icase){g}" for g in ("**/*.md", "**/*.rst", "**/*.txt", "**/*.adoc", "**/CHANGES*", "**/HISTORY*",
+                                                   "**/NEWS*", "**/CHANGELOG*", "docs/**", "doc/**")]
+CANDIDATES = 5  # shown
+STRONG = 10.0  # a candidate this strong is a prior cause; below it, a mention
+
+
+def _stem(word: str) -> str:
+    """delete, deletes, deleted, deleting -> delet: crude, but the same for the symptom and the commits."""
+    for suffix in ("ing", "ed", "es", "s"):
+        if len(word) > len(suffix) + 3 and word.endswith(suffix) and not word.endswith("ss"):
+            word = word[: -len(suffix)]
+            if suffix in ("ing", "ed") and len(word) > 3 and word[-1] == word[-2] and word[-1] not in "aeiouls":
+                word = word[:-1]  # wrapped -> wrap
+            break
+    return word[:-1] if len(word) > 4 and word.endswith("e") else word
+
+
+def words_of(text: str) -> set[str]:
+    return {_stem(w) for w in _WORD_RE.findall(text.lower()) if w not in _STOP and len(w) > 1}
+
+
+@dataclass
+class Query:
+    words: set[str]
+    phrasings: list[set[str]]  # each phrasing's words: the share of the best one counts
+    identifiers: list[str]
+    paths: list[str]
+    issues: set[str]
+    weights: dict = field(default_factory=dict)  # identifier -> what a diff changing it is worth (rarer: more)
+
+    @classmethod
+    def of(cls, phrasings: list[str]) -> "Query":
+        text = " ".join(phrasings)
+        quoted = [m for m in _BACKTICK_RE.findall(text)]
+        idents = list(dict.fromkeys(i.rstrip("()") for i in [*quoted, *_IDENT_RE.findall(text)] if len(i.rstrip("()")) >= 4))
+        paths = list(dict.fromkeys(_PATH_RE.findall(text)))
+        idents = [i for i in idents if i not in paths and " " not in i]
+        each = [w for w in (words_of(p) for p in phrasings) if w]
+        return cls(words_of(text), each, idents[:4], paths, set(_ISSUE_RE.findall(text)))
+
+
+@dataclass
+class Candidate:
+    sha: str
+    date: str
+    subject: str
+    score: float = 0.0
+    reasons: list[str] = field(default_factory=list)
+    files: list[str] = field(default_factory=list)
+
+    @property
+    def why(self) -> str:
+        return "; ".join(self.reasons)
+
+
+def rank(root, phrasings: list[str], commits, timeout: float = 30.0, limit: int = CANDIDATES,
+         record_files: tuple[str, ...] = ()) -> list[Candidate]:
+    """The commits of ``commits`` (with bodies) that evidence links to the symptom, best first.
+    ``record_files``: the ledgers; a commit that only edits them records a symptom, fixes nothing."""
+    query = Query.of(phrasings)
+    if not (query.words or query.identifiers or query.issues):
+        return []
+    commit_words = [(c, words_of(c.subject), words_of(c.body or "")) for c in commits]
+    idf = _idf(query.words, commit_words)
+    by_diff = _identifier_hits(root, query.identifiers, timeout)
+    hits_per_ident: dict[str, int] = {}
+    for idents in by_diff.values():
+        for ident in idents:
+            hits_per_ident[ident.lstrip("+")] = hits_per_ident.get(ident.lstrip("+"), 0) + 1
+    scale = math.log(max(len(commits), 2))
+    query.weights = {i: 12 * max(0.0, 1 - math.log(max(n, 1)) / scale) for i, n in hits_per_ident.items()}
+    homes = _defining_files(root, query.identifiers, timeout)
+    for path in query.paths:
+        homes.setdefault(path, [])
+    near = _commits_touching(root, homes, timeout)
+    scored: dict[str, Candidate] = {}
+    for commit, subject_words, body_words in commit_words:
+        candidate = _score_text(commit, subject_words, body_words, query, idf, by_diff.get(commit.sha, []))
+        if commit.sha in near:
+            candidate = candidate or Candidate(commit.sha, commit.date, commit.subject)
+            defines = homes[near[commit.sha]]
+            candidate.score += 3
+            candidate.reasons.append(f"touches {near[commit.sha]}" + (", which defines " + ", ".join(f"`{i}`" for i in defines) if defines else ""))
+        if candidate is not None:
+            scored[commit.sha] = candidate
+    best = sorted(scored.values(), key=lambda c: -c.score)[:60]
+    _score_files(root, best, query, timeout, set(record_files))
+    best.sort(key=lambda c: (-c.score, c.date))
+    return best[:limit]
+
+
+def _idf(words: set[str], commit_words) -> dict[str, float]:
+    count = max(len(commit_words), 1)
+    df = dict.fromkeys(words, 0)
+    for _, subject_words, body_words in commit_words:
+        for word in words & (subject_words | body_words):
+            df[word] += 1
+    return {w: math.log((count + 1) / (n + 0.5)) for w, n in df.items()}
+
+
+def _share(words: set[str], subject_words: set[str], body_words: set[str], idf: dict) -> tuple[float, set[str], set[str]]:
+    """How much of one phrasing's rarity the commit's subject holds, or (at 80%) its whole message:
+    a fix's body often describes the symptom its subject does not."""
+    in_subject, in_body = words & subject_words, (words & body_words) - subject_words
+    total = sum(idf[w] for w in words) or 1.0
+    subject_share = sum(idf[w] for w in in_subject) / total
+    message_share = (sum(idf[w] for w in in_subject) + sum(idf[w] for w in in_body)) / total
+    return max(subject_share, 0.8 * message_share), in_subject, in_body
+
+
+def _score_text(commit, subject_words: set[str], body_words: set[str], query: Query, idf: dict,
+                diff_idents: list[str]) -> Optional[Candidate]:
+    reasons, score = [], 0.0
+    message = f"{commit.subject}\n{commit.body or ''}"
+    issues = query.issues & set(re.findall(r"#(\d+)", message))
+    if issues:
+        score += 40
+        reasons.append("names " + ", ".join(f"#{n}" for n in sorted(issues)))
+    changed = [i for i in diff_idents if not i.startswith("+")]
+    introduced = [i[1:] for i in diff_idents if i.startswith("+")]
+    if changed:
+        score += sum(query.weights.get(i, 6) for i in changed)
+        reasons.append("its diff changes lines with " + ", ".join(f"`{i}`" for i in changed))
+    if introduced:
+        score += 2 * len(introduced)
+        reasons.append("introduced " + ", ".join(f"`{i}`" for i in introduced))
+    named = [i for i in query.identifiers if i.lower() in message.lower()]
+    if named:
+        score += 4 * len(named)
+        reasons.append("message names " + ", ".join(f"`{i}`" for i in named))
+    share, in_subject, in_body = max((_share(words, subject_words, body_words, idf) for words in query.phrasings),
+                                     key=lambda found: found[0], default=(0.0, set(), set()))
+    if share >= 0.2:
+        score += 30 * share
+        shown = sorted(in_subject, key=lambda w: -idf[w])[:5]
+        if shown:
+            reasons.append("subject shares " + " ".join(shown))
+        if in_body:
+            reasons.append("body shares " + " ".join(sorted(in_body, key=lambda w: -idf[w])[:4]))
+    if not reasons:
+        return None
+    if _FIXISH_RE.search(commit.subject):
+        score += 3
+    if _MERGE_RE.search(commit.subject):
+        score -= 6
+        reasons.append("a merge (the change is its branch's)")
+    elif _RELEASE_RE.search(commit.subject):
+        score -= 12
+        reasons.append("a release commit")
+    elif _CHORE_RE.search(commit.subject):
+        score -= 3
+        reasons.append("a refactor/cleanup")
+    elif _DOCS_SUBJECT_RE.search(commit.subject):
+        score -= 12
+        reasons.append("a docs/chore commit")
+    return Candidate(commit.sha, commit.date, commit.subject, score, reasons)
+
+
+def _identifier_hits(root, identifiers: list[str], timeout: float) -> dict[str, list[str]]:
+    """sha -> the identifiers whose lines its diff adds or removes (``git log -G``, one per identifier)."""
+    from cc_hooks.git import run_git
+
+    hits: dict[str, list[str]] = {}
+    for ident in identifiers:
+        out = run_git(root, "log", "HEAD", "--no-ext-diff", "--no-textconv", "--format=%H", f"-G{_extended(ident)}",
+                      "--", ".", *_NOT_CODE, check=False, timeout=timeout).split()
+        for sha in out[:-1]:
+            hits.setdefault(sha, []).append(ident)
+        if out:  # the oldest: the commit that introduced it, which fixed nothing about it yet
+            hits.setdefault(out[-1], []).append(f"+{ident}")
+    return hits
+
+
+def _defining_files(root, identifiers: list[str], timeout: float) -> dict[str, list[str]]:
+    """HEAD file -> the identifiers it defines (``def``/``class``/``function``/assignment), one ``git grep``;
+    an identifier defined in more than three files names no place."""
+    from cc_hooks.git import run_git
+
+    names = [i.rsplit(".", 1)[-1] for i in identifiers if not i.startswith("-")]
+    names = [n for n in dict.fromkeys(names) if re.fullmatch(r"[A-Za-z_]\w{3,}", n)]
+    if not names:
+        return {}
+    args = ["grep", "-I", "-E", "-o", "--no-color", "-z"]
+    for name in names:
+        args += ["-e", rf"(def|class|function|fn|func)[[:space:]]+{name}\b|^{name}[[:space:]]*="]
+    out = run_git(root, *args, "HEAD", "--", check=False, timeout=timeout)
+    found: dict[str, set[str]] = {}
+    for record in out.splitlines():
+        path, _, text = record.partition("\0")
+        path = path.split(":", 1)[-1]
+        for name in names:
+            if re.search(rf"\b{name}\b", text):
+                found.setdefault(name, set()).add(path)
+    homes: dict[str, list[str]] = {}
+    for name, paths in found.items():
+        if len(paths) <= 3:
+            for path in paths:
+                homes.setdefault(path, []).append(name)
+    return homes
+
+
+def _commits_touching(root, homes: dict[str, list[str]], timeout: float) -> dict[str, str]:
+    """sha -> the defining file it touches, for every commit touching one (one ``git log``)."""
+    from cc_hooks.git import run_git
+
+    if not homes:
+        return {}
+    out = run_git(root, "log", "HEAD", "--format=\x1e%H", "--name-only", "--", *[f":(literal){p}" for p in homes],
+                  check=False, timeout=timeout)
+    touching = {}
+    for record in out.split("\x1e")[1:]:
+        sha, _, names = record.partition("\n")
+        hit = next((n for n in names.split("\n") if n in homes), None)
+        if hit:
+            touching[sha.strip()] = hit
+    return touching
+
+
+def _extended(text: str) -> str:
+    """``text`` as a POSIX extended regular expression matching itself (``log -G`` takes one)."""
+    return re.sub(r"([.\[\]()*+?{}|^$\\])", r"\\\1", text)
+
+
+def _score_files(root, candidates: list[Candidate], query: Query, timeout: float, record_files: set[str]) -> None:
+    """Files of each candidate (one ``diff-tree --stdin``): a named path or module touched counts;
+    a commit that changed only documentation and changelogs is not the fix."""
+    from cc_hooks.git import run_git
+
+    if not candidates:
+        return
+    out = run_git(root, "diff-tree", "--stdin", "-r", "--name-only", "--no-renames", "--root", "-m", "--first-parent",
+                  input="\n".join(c.sha for c in candidates) + "\n", check=False, timeout=timeout)
+    files: dict[str, list[str]] = {}
+    current = None
+    for line in out.splitlines():
+        if re.fullmatch(r"[0-9a-f]{40}", line):
+            current = files.setdefault(line, [])
+        elif line and current is not None:
+            current.append(line)
+    modules = {p.rsplit("/", 1)[-1].rsplit(".", 1)[0].lower() for p in query.paths}
+    modules |= {part.lower() for i in query.identifiers for part in i.split(".")[:-1] if len(part) > 2}
+    for candidate in candidates:
+        candidate.files = files.get(candidate.sha, [])
+        if not candidate.files:
+            if not _MERGE_RE.search(candidate.subject):
+                candidate.score -= 40
+                candidate.reasons.append("changes no file")
+            continue
+        if set(candidate.files) <= record_files:
+            candidate.score -= 40
+            candidate.reasons.append("only records it")
+            continue
+        touched = [f for f in candidate.files if f.rsplit("/", 1)[-1].rsplit(".", 1)[0].lower() in modules
+                   or any(f.endswith(p) for p in query.paths)]
+        if touched and not any(r.startswith("touches") for r in candidate.reasons):
+            candidate.score += 8
+            candidate.reasons.append("touches " + ", ".join(touched[:3]))
+        if len(candidate.files) > 12:
+            candidate.score -= 5
+            candidate.reasons.append(f"a broad change ({len(candidate.files)} files)")
+        if all(_TEST_PATH_RE.search(f) or _DOC_RE.search(f) for f in candidate.files) and not all(_DOC_RE.search(f) for f in candidate.files):
+            candidate.score -= 4
+            candidate.reasons.append("changes only tests")
+        if all(_DOC_RE.search(f) for f in candidate.files):
+            candidate.score -= 15
+            candidate.reasons.append("changes only docs/changelog")

@@ -1,0 +1,154 @@
+"""Is the fix still there? Judged by the fix's own lines modulo formatting, across renames (real repos)."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from cc_hooks.commands.triage import _patches
+from cc_hooks.record.fixes import GONE, INTACT, REWRITTEN, FileText, judge
+
+
+def git(root: Path, *args: str) -> str:
+    return subprocess.run(["git", "-C", str(root), *args], check=True, capture_output=True, text=True).stdout
+
+
+def commit(root: Path, message: str, files: dict[str, str | None]) -> str:
+    for name, text in files.items():
+        if text is None:
+            git(root, "rm", "-q", name)
+            continue
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+        git(root, "add", name)
+    git(root, "commit", "-q", "-m", message)
+    return git(root, "rev-parse", "HEAD").strip()
+
+
+BEFORE = """def delete_where(conn, table, where):
+    sql = "delete from [{}] where {}".format(table, where)
+    conn.execute(sql)
+    return conn
+"""
+FIXED = """def delete_where(conn, table, where):
+    sql = "delete from [{}] where {}".format(table, where)
+    with conn:
+        conn.execute(sql)
+    log.debug('deleted rows from %s' % table)
+    return conn
+"""
+
+
+@pytest.fixture
+def fixed(tmp_path: Path):
+    git(tmp_path, "init", "-q", "-b", "main")
+    git(tmp_path, "config", "user.email", "t@example.com")
+    git(tmp_path, "config", "user.name", "T")
+    commit(tmp_path, "init", {"db.py": BEFORE, "tests/test_db.py": "def test_delete_where_commits():\n    assert True\n"})
+    fix = commit(tmp_path, "delete_where commits its transaction", {"db.py": FIXED})
+    return tmp_path, fix
+
+
+def judged(root: Path, fix: str, guard: str | None = None):
+    return judge(root, fix, _patches(root, [fix], 30.0)[fix], guard)
+
+
+def test_untouched_fix_is_intact(fixed):
+    root, fix = fixed
+    assert judged(root, fix).outcome == INTACT
+
+
+def test_reformatting_keeps_it_intact(fixed):
+    """Quotes, indentation, a wrapped call, a trailing comma and an f-string: the same lines."""
+    root, fix = fixed
+    commit(root, "black", {"db.py": """def delete_where(conn, table, where):
+    sql = 'delete from [{}] where {}'.format(
+        table,
+        where,
+    )
+    with conn:
+        conn.execute(
+            sql
+        )
+    log.debug(f"deleted rows from {table}")
+    return conn
+"""})
+    result = judged(root, fix)
+    assert result.outcome == INTACT, result.detail
+    # A patch check would have failed: the context lines moved.
+    assert subprocess.run(["git", "-C", str(root), "apply", "--check", "-R"], input=git(root, "show", "--format=", fix), text=True,
+                          capture_output=True).returncode != 0
+
+
+def test_rename_is_followed(fixed):
+    root, fix = fixed
+    git(root, "mv", "db.py", "sqlite_store.py")
+    git(root, "commit", "-q", "-m", "rename the module")
+    result = judged(root, fix)
+    assert result.outcome == INTACT and "db.py is now sqlite_store.py" in result.detail
+
+
+def test_real_removal_is_gone_and_names_the_commit(fixed):
+    root, fix = fixed
+    removal = commit(root, "simplify delete_where", {"db.py": BEFORE})
+    result = judged(root, fix)
+    assert result.outcome == GONE and result.by == removal
+    assert "simplify delete_where" in result.detail and "likely a regression" in result.detail
+
+
+def test_partial_revert_is_gone(fixed):
+    """The log line stays but the `with conn:` block is undone: what the fix removed is back."""
+    root, fix = fixed
+    partial = commit(root, "tidy", {"db.py": BEFORE.replace("    return conn", "    log.debug('deleted rows from %s' % table)\n    return conn")})
+    result = judged(root, fix)
+    assert result.outcome == GONE and result.by == partial and result.missing == ["with conn:"]
+
+
+def test_rewritten_fix_says_by_what_and_what_changed(fixed):
+    root, fix = fixed
+    rewrite = commit(root, "use an explicit transaction", {"db.py": FIXED.replace("    with conn:\n        conn.execute(sql)",
+                                                                                   "    conn.execute('begin')\n    conn.execute(sql)\n    conn.commit()")})
+    result = judged(root, fix)
+    assert result.outcome == REWRITTEN and result.by == rewrite
+    assert "use an explicit transaction" in result.detail and "became" in result.detail
+
+
+def test_lines_moved_to_another_file_are_rewritten_not_gone(fixed):
+    root, fix = fixed
+    commit(root, "split", {"db.py": "from helpers import delete_where\n",
+                           "helpers.py": FIXED})
+    assert judged(root, fix).outcome in (INTACT, REWRITTEN)
+    assert judged(root, fix).outcome != GONE
+
+
+def test_the_guard_is_checked(fixed):
+    root, fix = fixed
+    assert "guard tests/test_db.py::test_delete_where_commits is in HEAD" in judged(root, fix, "tests/test_db.py::test_delete_where_commits").detail
+    commit(root, "drop the test", {"tests/test_db.py": None})
+    assert "is not in HEAD" in judged(root, fix, "tests/test_db.py::test_delete_where_commits").detail
+
+
+@pytest.mark.parametrize("line, head, present", [
+    ("x = {'a': 1}", 'x = {"a": 1}', True),
+    ("msg = 'n=%d' % n", 'msg = f"n={n}"', True),
+    ("msg = 'n=' + str(n)", 'msg = f"n={n}"', True),
+    ("call(a, b)", "call(\n    a,\n    b,\n)", True),
+    ("hello", "hello again", False),
+    ("timeout = 30", "timeout = 300", False),
+])
+def test_formatting_equivalence(line, head, present):
+    assert FileText(head).has(line) is present
+
+
+def test_removing_the_code_path_the_fix_lived_in_is_no_regression(tmp_path):
+    """A later commit drops a whole Windows-only branch, the fix inside it with it: rewritten, not gone."""
+    git(tmp_path, "init", "-q", "-b", "main")
+    git(tmp_path, "config", "user.email", "t@example.com")
+    git(tmp_path, "config", "user.name", "T")
+    commit(tmp_path, "init", {"term.py": "def prompt(text):\n    if WIN:\n        echo(text.rstrip())\n        return read(' ')\n    return read(text)\n"})
+    fix = commit(tmp_path, "keep the last character", {"term.py": "def prompt(text):\n    if WIN:\n        echo(text[:-1])\n        return read(text[-1:])\n    return read(text)\n"})
+    drop = commit(tmp_path, "remove colorama", {"term.py": "def prompt(text):\n    return read(text)\n"})
+    result = judged(tmp_path, fix)
+    assert result.outcome == REWRITTEN and result.by == drop and "code path it fixed no longer exists" in result.detail
