@@ -10,6 +10,8 @@ reads only the commits since then, so a hook after one new commit costs the same
 
 from __future__ import annotations
 
+import re
+
 from cc_hooks.checks.result import Finding, passed, verdict
 
 ID = "trailers"
@@ -36,10 +38,12 @@ def run(ctx):
             checked += 1
             if rule.is_fix(commit) and not commit.symptoms:
                 gaps[commit.sha] = commit.subject
+    recorded = recorded_gaps(ctx.root / ctx.config.record.symptoms, ctx.root) if gaps else set()
     findings = [
         Finding(f"fix commit {quote(subject)} has no `Symptom:` trailer (amend it if unpushed, else record it in "
                 f"{ctx.config.record.symptoms} under \"Record gaps found\")", commit=sha)
         for sha, subject in gaps.items()
+        if not any(sha.startswith(short) for short in recorded)
     ]
     where = {"checkpoint": "since the last checkpoint", "adoption": f"since {ctx.config.record.symptoms} was added",
              "session": "made in this session"}[facts["scope"]]
@@ -150,3 +154,23 @@ def session_commit_shas(ctx) -> list[str]:
     from cc_hooks.checks.session_sweep import session_commits
 
     return [sha for sha in session_commits(ctx) if sha]
+
+
+_GAPS_HEADING_RE = re.compile(r"^#{2,3}\s+Record gaps found\s*$", re.IGNORECASE | re.MULTILINE)
+
+
+def recorded_gaps(path, root) -> set[str]:
+    """The commit shas (7+ hex digits) listed under a "Record gaps found" heading of the symptom
+    ledger: commits the ledger says carry no trailer on purpose (record keeping, merges of record)."""
+    from cc_hooks.fsutil import RefusedFile, read_repo_bytes
+
+    try:
+        text = read_repo_bytes(path, root).decode("utf-8", "replace")
+    except (RefusedFile, OSError):
+        return set()
+    found: set[str] = set()
+    for match in _GAPS_HEADING_RE.finditer(text):
+        section = text[match.end():]
+        end = re.search(r"^#{1,2}\s", section, re.MULTILINE)
+        found |= set(re.findall(r"\b[0-9a-f]{7,40}\b", section[: end.start()] if end else section))
+    return found

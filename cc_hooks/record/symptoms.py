@@ -327,6 +327,9 @@ class _Builder(EntryBuilder):
         return RuledOut(text=text, hypothesis=hypothesis, evidence=evidence, date=date, line=line)
 
 
+RECORD_GAPS = "record gaps found"
+
+
 def parse_symptoms(text: str, path: str = "SYMPTOMS.md") -> SymptomsFile:
     """Parse SYMPTOMS.md text. Never raises; problems are in ``.findings``.
 
@@ -339,6 +342,8 @@ def parse_symptoms(text: str, path: str = "SYMPTOMS.md") -> SymptomsFile:
 @functools.lru_cache(maxsize=4)
 def _parse_symptoms(text: str, path: str) -> SymptomsFile:
     title, preamble_end, built = build_entries(text, path, _Builder)
+    # "## Record gaps found": the list of trailer-less fix commits the trailers check points to; not an entry.
+    built = [(builder, entry) for builder, entry in built if entry.heading.strip().lower() != RECORD_GAPS]
     entries = [entry for _, entry in built]
     findings = [f for builder, _ in built for f in builder.findings]
     return SymptomsFile(path=path, title=title, preamble_end=preamble_end, entries=entries, findings=findings)

@@ -300,3 +300,19 @@ def test_the_commit_that_adopts_the_ledger_needs_no_trailer(tmp_path):
     run(repo, "add", "-A")
     run(repo, "commit", "-q", "-m", "fix: a fix after adoption")
     assert check(holder, "trailers").status == FAIL
+
+
+def test_a_fix_commit_recorded_under_record_gaps_found_is_not_a_finding(record_repo):
+    from cc_hooks.checks import run_check
+    from cc_hooks.checks.context import make_context
+    from cc_hooks.runtime import Deadline
+
+    ledger = record_repo.root / "SYMPTOMS.md"
+    ledger.write_text(ledger.read_text() + "\n## Symptom: tidy\n")
+    sha = record_repo.commit("SYMPTOMS.md: a tidy-up with no trailer", "SYMPTOMS.md")
+    result = run_check(make_context(record_repo.root, Deadline(30)), "trailers")
+    assert any(f.commit == sha for f in result.findings)
+    ledger.write_text(ledger.read_text() + f"\n## Record gaps found\n- `{sha[:9]}` records shas only; no fix, no trailer.\n")
+    record_repo.commit("SYMPTOMS.md: record the gap\n\nSymptom: a record-keeping commit is reported as a fix without a trailer", "SYMPTOMS.md")
+    result = run_check(make_context(record_repo.root, Deadline(30)), "trailers")
+    assert not any(f.commit == sha for f in result.findings)

@@ -262,3 +262,11 @@ def test_the_projects_own_ledger_parses_cleanly(tmp_path):
     ledger = parse_symptoms(own.read_text(encoding="utf-8"))
     assert ledger.entries and ledger.findings == []
     assert all(c.shas for e in ledger.entries for c in e.causes)
+
+
+def test_the_record_gaps_section_is_not_an_entry():
+    from cc_hooks.record.symptoms import parse_symptoms
+
+    text = ("# Symptom Index\n\n## Record gaps found\n\n- `abc1234` SYMPTOMS.md: shas only (record keeping).\n")
+    ledger = parse_symptoms(text, "SYMPTOMS.md")
+    assert ledger.entries == [] and ledger.findings == []
