@@ -58,7 +58,7 @@ def stale_claims(view: View, config, deadline, max_docs: int = MAX_DOCS) -> list
         verify_claims(view.root, claims, config, deadline, state_date=state_date)
     graded = []
     for claim in claims:
-        if claim.verdict != CONTRADICTED:
+        if claim.verdict != CONTRADICTED or (claim.source != declaration.locator and _foreign_revisions_only(claim)):
             continue
         question = Question(f"stale:{claim.location}", f"Is \"{claim.text}\" ({claim.location}) still true?", STALE,
                             claim.location)
@@ -68,6 +68,15 @@ def stale_claims(view: View, config, deadline, max_docs: int = MAX_DOCS) -> list
 
 
 _POINT_IN_TIME = frozenset({"clean", "pushed", "staged"})
+
+
+def _foreign_revisions_only(claim) -> bool:
+    """A doc citing commits this repository never had ("checked against a clone of encode/httpx at
+    `ae1b9f66`") speaks of another repository's history: nothing here to be stale against."""
+    from cc_hooks.claims.model import CONTRADICTED
+
+    against = [c for c in claim.checks if c.verdict == CONTRADICTED]
+    return bool(against) and all(c.evidence.startswith("no commit ") and c.evidence.endswith(" in this repository") for c in against)
 
 
 _QUOTED_RE = re.compile(r'"[^"\n]*"|“[^”\n]*”')

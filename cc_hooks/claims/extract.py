@@ -160,14 +160,17 @@ def extract_from_text(text: str, source: str = "summary", date: Optional[str] = 
     claims: list[Claim] = []
     in_fence = False
     in_next = False
+    previous = ""
     for number, raw in enumerate(text.splitlines(), start=1):
         if _FENCE_RE.match(raw):
             in_fence = not in_fence
             continue
         stripped = _strip_controls(raw).strip()
+        continues = bool(previous) and not _BULLET_RE.match(stripped)  # the next line of a wrapped paragraph
+        previous = stripped
         if in_fence or not stripped:
             continue
-        heading = _heading(stripped)
+        heading = None if continues and not stripped.startswith("#") else _heading(stripped)
         if heading is not None:
             in_next = bool(_NEXT_HEADING_RE.search(heading))
             continue

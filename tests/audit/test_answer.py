@@ -293,3 +293,10 @@ def test_quoted_examples_in_docs_are_not_claims(project):
     project.commit("State a branch")
     [stale] = by_kind(audit(project), STALE)
     assert stale.question.source == "docs/claims.md:3"
+
+
+def test_a_doc_citing_another_repositorys_commits_is_not_stale(project):
+    project.write("docs/validation.md", "# Validation\n\nChecked against a fresh clone of encode/httpx at `ae1b9f66`.\n\n"
+                  "The fix is `deadbeef12` upstream.\n")
+    project.commit("Add the validation notes")
+    assert by_kind(audit(project), STALE) == []

@@ -89,3 +89,13 @@ def test_merge_and_tip_assertions_need_a_branch_shaped_name():
     assert [(a.what, a.target) for a in git_assertions("merged into main")] == [("merged", "main")]
     assert [(a.what, a.target) for a in git_assertions("merged into `production`")] == [("merged", "production")]
     assert [(a.what, a.target, a.sha) for a in git_assertions("Branch fix-x at 1a2b3c4d.")] == [("branch_at", "fix-x", "1a2b3c4d")]
+
+
+def test_a_wrapped_paragraph_line_ending_in_a_colon_is_not_a_heading():
+    from cc_hooks.claims.extract import extract_from_text
+
+    text = ("This report comes from a repository with a deleted\nfile and a queued item whose work had landed:\n\n"
+            "The user sees one line.\n\nPending Tasks:\n- Add the parser for `src/x.py`.\n")
+    claims = extract_from_text(text)
+    queue = [c.text for c in claims if c.section == "queue"]
+    assert queue == ["Add the parser for `src/x.py`."]  # only the item under the real "Pending Tasks:" heading
