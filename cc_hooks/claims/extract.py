@@ -166,7 +166,7 @@ def extract_from_text(text: str, source: str = "summary", date: Optional[str] = 
             in_fence = not in_fence
             continue
         stripped = _strip_controls(raw).strip()
-        continues = bool(previous) and not _BULLET_RE.match(stripped)  # the next line of a wrapped paragraph
+        continues = _wraps(previous) and not _BULLET_RE.match(stripped)  # the next line of a wrapped sentence
         previous = stripped
         if in_fence or not stripped:
             continue
@@ -186,6 +186,13 @@ def extract_from_text(text: str, source: str = "summary", date: Optional[str] = 
             if found or _STATUS_RE.search(sentence):
                 claims.append(claim_from_line(sentence, source, number, section="summary"))
     return claims
+
+
+def _wraps(previous: str) -> bool:
+    """The line before ends mid-sentence: the next one continues it (and so is no heading)."""
+    if not previous or previous.startswith(("#", "<")) or _BULLET_RE.match(previous):
+        return False
+    return not previous.endswith((".", "!", "?", ":", ">", "*", ")", "`"))
 
 
 def _heading(line: str) -> Optional[str]:
