@@ -335,9 +335,14 @@ def topic_of(text: str, addresses: list[Address], sha: Optional[str] = None) -> 
         plain = plain.replace(f"`{address}`", " ").replace(f"`{address.value}`", " ")
     plain = re.sub(r"`[0-9a-fA-F]{4,40}`|\b[0-9a-f]{7,40}\b", " ", plain)
     plain = re.sub(r"\b\d{4}-\d{2}-\d{2}\b", " ", plain)
-    plain = re.sub(r"(?<=[A-Za-z])-(?=[A-Za-z])", " ", plain)
+    plain = unhyphen(plain)
     words = [w for w in significant_words(plain) if w not in _GENERIC]
     return " ".join(words)
+
+
+def unhyphen(text: str) -> str:
+    """"open-transaction" -> "open transaction": hyphenated words compare by their parts."""
+    return re.sub(r"(?<=[A-Za-z])-(?=[A-Za-z])", " ", text)
 
 
 def identifiers(text: str) -> list[str]:

@@ -21,7 +21,7 @@ import re
 
 from cc_hooks.claims.context import CommitText, VerifyContext
 from cc_hooks.claims.model import CONTRADICTED, QUEUE, UNVERIFIED, VERIFIED, Claim
-from cc_hooks.claims.statements import identifiers
+from cc_hooks.claims.statements import identifiers, unhyphen
 from cc_hooks.claims.words import clearly_matches, significant_words
 
 NAME = "attribution"
@@ -112,7 +112,7 @@ def _about(topic: str, names: list[str], commit: CommitText, with_diff: bool = F
     """VERIFIED when the commit is about ``topic``; CONTRADICTED when it clearly is not (a code name the
     sentence gives is nowhere in its complete diff); UNVERIFIED otherwise."""
     wanted = topic.split()
-    message_words = set(significant_words(_unhyphen(commit.message)))
+    message_words = set(significant_words(unhyphen(commit.message)))
     present = message_words | _path_words(commit.paths)
     haystack = (commit.message + "\n" + "\n".join(commit.paths) + ("\n" + commit.diff if with_diff else "")).lower()
     names_found = [n for n in names if n.lower() in haystack]
@@ -161,10 +161,6 @@ def _better(topic: str, history, named: str, names: list[str] = ()):
         if clearly_matches(wanted, set(words), ratio=0.5 if with_names else 0.75):
             return sha, subject
     return None
-
-
-def _unhyphen(text: str) -> str:
-    return re.sub(r"(?<=[A-Za-z])-(?=[A-Za-z])", " ", text)
 
 
 def _subject(text: CommitText) -> str:
