@@ -88,3 +88,29 @@ def test_a_handler_that_never_finishes_answers_within_the_slack(repo, tmp_path, 
             os.environ["PYTHONPATH"] = old
     assert code == 0 and "did not finish" in out, (name, out, err)
     assert seconds <= DEFAULTS[name] + SLACK, f"{name}: {seconds:.2f} s"
+
+
+SLOW_TAKE = """
+import time
+from cc_hooks import state
+real = state.take_pending
+def take_pending(*args, **kwargs):
+    time.sleep(2.0)  # slower than the default 1 s budget and its grace
+    return real(*args, **kwargs)
+state.take_pending = take_pending
+"""
+
+
+def test_the_prompt_budget_of_the_config_is_the_one_the_prompt_hook_keeps(repo, tmp_path, monkeypatch):
+    (repo.root / ".cc-hooks.toml").write_text("[hooks]\nuser_prompt_submit_seconds = 30\n")
+    from cc_hooks import state
+
+    state.add_pending(repo.state, "sess-p", {"kind": "summary", "text": "queued for the next prompt"})
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "sitecustomize.py").write_text(SLOW_TAKE)
+    monkeypatch.setenv("PYTHONPATH", str(site))
+    prompt = json.dumps({"hook_event_name": "UserPromptSubmit", "session_id": "sess-p", "cwd": str(repo.root),
+                         "prompt": "go on"}).encode()
+    code, out, err, seconds, _ = measured(["hook"], repo.root, prompt)
+    assert code == 0 and "queued for the next prompt" in out, (out, err, seconds)
