@@ -9,6 +9,7 @@ verification, the same code the rehydration report uses), and whether each
 from __future__ import annotations
 
 import re
+import threading
 
 from cc_hooks.events._project import open_project
 from cc_hooks.runtime import HookContext
@@ -21,11 +22,13 @@ UNCHECKED_NOTE = (
 _ANALYSIS_RE = re.compile(r"<analysis>.*?</analysis>", re.DOTALL | re.IGNORECASE)
 _SUMMARY_TAG_RE = re.compile(r"</?summary>", re.IGNORECASE)
 MAX_LISTED = 8
+# The handler and the timeout answer race for the capture and the queued item: each write happens
+# under this lock, once, and an abandoned handler writes nothing after the timeout answer.
+_WRITES = threading.Lock()
 
 
 def handle(ctx: HookContext):
     from cc_hooks.protocol import PostCompactInput, post_compact_output
-    from cc_hooks.state import stamp, state_key
 
     event = PostCompactInput.model_validate(ctx.payload)
     project = open_project(ctx, "post_compact_seconds")
@@ -35,21 +38,47 @@ def handle(ctx: HookContext):
     if directory is None:
         return None
     summary = event.compact_summary or ""
-    path = directory / "summaries" / state_key(event.session_id) / f"{stamp()}.json"
     capture = {"session_id": event.session_id, "trigger": event.trigger, "prompt_id": event.prompt_id, "summary": summary}
-    problem = _write(ctx, path, capture)  # the capture first: an audit that fails loses nothing
+    path, problem = _capture(ctx, directory, capture)  # the capture first: an audit that fails loses nothing
     line = capture_line(summary, problem)
     try:
         audit = audit_summary(ctx, project, summary, event.session_id, event.prompt_id)
     except Exception as exc:  # the audit is best effort; the capture stands
         ctx.log("error", f"summary audit failed: {type(exc).__name__}: {exc}")
-        queued = _queue(ctx, directory, event.session_id, {"kind": "summary", "capture": str(path), "text": UNCHECKED_NOTE})
+        queued = _queue_once(ctx, directory, event.session_id, {"kind": "summary", "capture": str(path), "text": UNCHECKED_NOTE})
         return post_compact_output(f"{line}; audit failed{'' if queued else '; nothing queued for the next prompt'}.")
-    if problem is None:
-        _write(ctx, path, {**capture, "audit": audit})
-    queued = _queue(ctx, directory, event.session_id, {"kind": "summary-audit", "capture": str(path), "text": audit_text(audit)})
+    with _WRITES:
+        _steps(ctx)["audit"] = audit
+        if problem is None and not _steps(ctx).get("timed out"):
+            _write(ctx, path, {**capture, "audit": audit})
+    queued = _queue_once(ctx, directory, event.session_id, {"kind": "summary-audit", "capture": str(path), "text": audit_text(audit)})
     tail = "" if queued else "; the audit could not be queued for the next prompt"
     return post_compact_output(f"{line}; {audit_line(audit)}{tail}.")
+
+
+def _steps(ctx: HookContext) -> dict:
+    return ctx.__dict__.setdefault("_post_compact", {})
+
+
+def _capture(ctx: HookContext, directory, capture: dict):
+    """(path, why it could not be written or None): written once, by the handler or the timeout answer."""
+    from cc_hooks.state import stamp, state_key
+
+    with _WRITES:
+        steps = _steps(ctx)
+        if "capture" not in steps and not steps.get("timed out"):
+            path = directory / "summaries" / state_key(str(capture["session_id"])) / f"{stamp()}.json"
+            steps["capture"] = (path, _write(ctx, path, capture))
+        return steps.get("capture", (None, "the hook ran out of its budget"))
+
+
+def _queue_once(ctx: HookContext, directory, session_id: str, item: dict) -> bool:
+    """Queue ``item`` unless the handler or the timeout answer queued one already; whether one is queued."""
+    with _WRITES:
+        steps = _steps(ctx)
+        if "queued" not in steps and not steps.get("timed out"):
+            steps["queued"] = (_queue(ctx, directory, session_id, item), item["kind"])
+        return steps.get("queued", (False, None))[0]
 
 
 def capture_line(summary: str, problem) -> str:
@@ -149,4 +178,28 @@ def audit_text(audit: dict) -> str:
 
 
 def on_timeout(ctx: HookContext):
-    return None
+    """Out of budget (a loaded machine, a huge history): the summary is still captured, unaudited,
+    and the next prompt says it is not verified; the abandoned handler writes nothing more."""
+    from cc_hooks.protocol import post_compact_output
+
+    payload = ctx.payload
+    summary = payload.get("compact_summary")
+    session_id = payload.get("session_id")
+    if not isinstance(summary, str) or not isinstance(session_id, str) or not session_id:
+        return None
+    directory = ctx.state_dir(create=True)
+    if directory is None:
+        return None
+    capture = {"session_id": session_id, "trigger": payload.get("trigger"), "prompt_id": payload.get("prompt_id"),
+               "summary": summary}
+    path, problem = _capture(ctx, directory, capture)
+    queued = _queue_once(ctx, directory, session_id, {"kind": "summary", "capture": str(path), "text": UNCHECKED_NOTE})
+    with _WRITES:
+        steps = _steps(ctx)
+        steps["timed out"] = True
+        audited = steps.get("queued", (False, None))[1] == "summary-audit"
+    if audited:
+        tail = f"; {audit_line(steps['audit'])}" if "audit" in steps else ""
+    else:
+        tail = "; not verified: the audit ran out of its budget" + ("" if queued else "; nothing queued for the next prompt")
+    return post_compact_output(f"{capture_line(summary, problem)}{tail}.")

@@ -90,6 +90,37 @@ def test_a_handler_that_never_finishes_answers_within_the_slack(repo, tmp_path, 
     assert seconds <= DEFAULTS[name] + SLACK, f"{name}: {seconds:.2f} s"
 
 
+STUCK_AUDIT = """
+import time
+from cc_hooks.events import post_compact
+def audit_summary(*args, **kwargs):
+    time.sleep(60)  # an audit that never ends (a huge history on a loaded machine)
+post_compact.audit_summary = audit_summary
+"""
+
+
+def test_a_post_compact_out_of_budget_still_captures_the_summary_and_says_it_is_unverified(repo, tmp_path, monkeypatch):
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "sitecustomize.py").write_text(STUCK_AUDIT)
+    # a long prompt budget: a loaded machine must not delay the delivery (not what this test is about)
+    (repo.root / ".cc-hooks.toml").write_text("[hooks]\npost_compact_seconds = 1.0\nuser_prompt_submit_seconds = 30\n")
+    summary = "<summary>The fix landed in commit deadbeef42.</summary>"
+    data = json.dumps({"hook_event_name": "PostCompact", "session_id": "sess-t", "cwd": str(repo.root),
+                       "trigger": "auto", "compact_summary": summary}).encode()
+    monkeypatch.setenv("PYTHONPATH", str(site))
+    code, out, err, seconds, _ = measured(["hook"], repo.root, data)
+    monkeypatch.delenv("PYTHONPATH")
+    assert code == 0 and "captured the compaction summary" in out and "audit ran out of its budget" in out, (out, err)
+    captures = list((repo.state / "summaries" / "sess-t").glob("*.json"))
+    assert [json.loads(p.read_text())["summary"] for p in captures] == [summary]
+    prompt = json.dumps({"hook_event_name": "UserPromptSubmit", "session_id": "sess-t", "cwd": str(repo.root),
+                         "prompt": "go on"}).encode()
+    first = measured(["hook"], repo.root, prompt)[1]
+    assert "has not verified its claims" in first
+    assert measured(["hook"], repo.root, prompt)[1] == ""  # delivered once
+
+
 SLOW_TAKE = """
 import time
 from cc_hooks import state

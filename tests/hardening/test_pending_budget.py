@@ -16,9 +16,10 @@ MARKER_RE = re.compile(r"gone_(\d\d)\.py")
 
 def test_twenty_parallel_audits_all_reach_the_model_a_few_a_prompt(tmp_path):
     repo = make_repo(tmp_path / "repo")
-    # A small budget so that the audits cannot fit one prompt; a long PostCompact budget so that a
-    # loaded machine does not time the 20 processes out (that is not what this test is about).
-    (repo / ".cc-hooks.toml").write_text("[hooks]\nbudget_chars = 1500\npost_compact_seconds = 60\n")
+    # A small budget so that the audits cannot fit one prompt; long PostCompact and prompt budgets so
+    # that a loaded machine does not time the processes out (that is not what this test is about).
+    (repo / ".cc-hooks.toml").write_text("[hooks]\nbudget_chars = 1500\npost_compact_seconds = 60\n"
+                                         "user_prompt_submit_seconds = 30\n")
     git(repo, "add", ".cc-hooks.toml")
     git(repo, "commit", "-qm", "config")
     procs = []
