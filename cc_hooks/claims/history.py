@@ -149,7 +149,8 @@ def _index(rows: list[list]) -> dict:
 def _log_rows(ctx, revs: list, source: bool = False) -> list[list]:
     fmt = "%H%x1f%cs%x1f%S%x1f%s%x1f%b%x1e" if source else "%H%x1f%cs%x1f%x1f%s%x1f%b%x1e"
     extra = ["--source"] if source else []
-    out = ctx.git("log", *revs, *extra, f"--max-count={MAX_COMMITS}", f"--format={fmt}", check=False)
+    # HEAD's own commits are remembered (the next run at this HEAD does not read them): not prefetched.
+    out = ctx.git("log", *revs, *extra, f"--max-count={MAX_COMMITS}", f"--format={fmt}", check=False, prefetch=source)
     rows = []
     for record in out.split("\x1e"):
         parts = record.strip("\n").split("\x1f")
