@@ -271,9 +271,12 @@ def run_git(
     input: Optional[str] = None,
     timeout: Optional[float] = 30.0,
     check: bool = True,
+    prefetch: bool = True,
 ) -> str:
-    """stdout of ``git -C root args...``; raises GitError on failure when ``check``."""
-    proc = _run(root, args, input.encode("utf-8", "replace") if input is not None else None, timeout, None)
+    """stdout of ``git -C root args...``; raises GitError on failure when ``check``. ``prefetch=False``:
+    a command whose answer is remembered (``cc_hooks.memo``), so that the next run will not ask it
+    again: neither answered by nor taught to ``cc_hooks.prefetch``, which would start it for nothing."""
+    proc = _run(root, args, input.encode("utf-8", "replace") if input is not None else None, timeout, None, prefetch)
     stdout = _text(proc.stdout)
     if check and proc.returncode != 0:
         message = (_text(proc.stderr) or stdout).strip().splitlines()
@@ -294,11 +297,12 @@ def run_git_bytes(
     return _run(root, args, input, timeout, env)
 
 
-def _run(root, args: tuple, stdin: Optional[bytes], timeout: Optional[float], env: Optional[dict]) -> subprocess.CompletedProcess:
+def _run(root, args: tuple, stdin: Optional[bytes], timeout: Optional[float], env: Optional[dict],
+         prefetch: bool = True) -> subprocess.CompletedProcess:
     if not git_available():
         raise GitError("git is not installed (not found on PATH)")
     check_not_abandoned()
-    if env is None and _early is not None:  # a command the hook may have started early (cc_hooks.prefetch)
+    if env is None and prefetch and _early is not None:  # a command the hook may have started early (cc_hooks.prefetch)
         answer = _early(root, args, stdin, timeout)
         if answer is not None:
             return answer

@@ -20,10 +20,12 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 from pathlib import Path
 from typing import Any, Callable, Iterable, Optional, Union
 
 FOLDER = "cache"
+_FULL_SHA = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
 KEEP_PER_KIND = 8  # the ledgers change at every compaction: old keys are dead weight
 Part = Union[bytes, str]
 
@@ -50,20 +52,25 @@ def remember(state: Optional[Path], kind: str, parts: Iterable[Part], compute: C
 
 
 def remember_history(state: Optional[Path], kind: str, parts: Iterable[Part], head: str,
-                     derive: Callable[[Optional[str], Any], Any], is_ancestor: Callable[[str], bool]) -> Any:
+                     derive: Callable[[Optional[str], Any], Any], is_ancestor: Callable[[str], bool],
+                     enough: Optional[Callable[[Any], bool]] = None) -> Any:
     """The facts of the history up to commit ``head``: ``derive(None, None)`` from scratch, or
     ``derive(tip, facts)`` to extend what was derived up to ``tip`` with ``tip..head`` when
     ``is_ancestor(tip)`` says ``tip`` is still in ``head``'s history.
 
     ``parts`` must name everything but the commits that shapes the facts (code, configuration, the
     history's shape); the entry is kept under them, whatever the tip, so a new HEAD finds it.
+    ``enough(facts)``: whether the facts remembered at ``head`` itself answer this run's question;
+    when not, ``derive(head, facts)`` extends them (facts asked for on demand, such as ancestry).
     """
     path = cache_path(state, kind, parts) if state is not None else None
     entry = _load(path) if path is not None else None
     tip = entry.get("tip") if isinstance(entry, dict) and "value" in entry else None
     if isinstance(tip, str) and tip == head:
-        return entry["value"]
-    if isinstance(tip, str) and tip and is_ancestor(tip):
+        if enough is None or enough(entry["value"]):
+            return entry["value"]
+        value = derive(head, entry["value"])
+    elif isinstance(tip, str) and tip and is_ancestor(tip):
         value = derive(tip, entry["value"])
     else:
         value = derive(None, None)
@@ -79,32 +86,57 @@ def remember_log(root: Union[str, os.PathLike], kind: str, parts: Iterable[Part]
     ``derive(revs, previous)`` gets the revisions to read (``[<head>]``, or ``[<tip>..<head>]`` with
     the facts up to ``<tip>``); ``head``: HEAD's sha when the caller knows it. Without a state directory, or when the history cannot be
     remembered, it is ``derive([<head>], None)`` every time."""
-    from cc_hooks.git import GitError, GitTimeout, config_fingerprint, run_git
-    from cc_hooks.state import find_common_dir, state_dir
+    from cc_hooks.git import run_git
 
     if head is None:  # the caller may already know it
         head = run_git(root, "rev-parse", "--verify", "-q", "HEAD^{commit}", timeout=timeout, check=False).strip()
     if not head:
         return derive(["HEAD"], None)
+    return remember_commit(root, kind, parts, head, lambda tip, previous: derive([f"{tip}..{head}"] if tip and tip != head
+                                                                                  else [head], previous), timeout)
+
+
+def remember_commit(root: Union[str, os.PathLike], kind: str, parts: Iterable[Part], head: str,
+                    derive: Callable[[Optional[str], Any], Any], timeout: float = 30.0,
+                    enough: Optional[Callable[[Any], bool]] = None) -> Any:
+    """``remember_history`` of the facts of commit ``head`` (a full sha) in the repository at ``root``,
+    keyed by its history's shape and every git configuration file; ``derive(None, None)`` every
+    time without a state directory, or when the history cannot be remembered."""
+    from cc_hooks.git import config_fingerprint
+    from cc_hooks.state import find_common_dir, state_dir
+
     try:
         common, state = find_common_dir(root), state_dir(root)
     except OSError:
         common, state = None, None
     shape = history_shape(common) if common is not None else None
     if state is None or shape is None:
-        return derive([head], None)
+        return derive(None, None)
+    return remember_history(state, kind, [*parts, config_fingerprint(common), shape], head, derive,
+                            lambda tip: is_ancestor(root, tip, head, timeout), enough)
 
-    def is_ancestor(tip: str) -> bool:
-        try:
-            run_git(root, "merge-base", "--is-ancestor", tip, head, timeout=timeout)
-        except GitTimeout:
-            raise
-        except GitError:
-            return False
-        return True
 
-    return remember_history(state, kind, [*parts, config_fingerprint(common), shape], head,
-                            lambda tip, previous: derive([f"{tip}..{head}"] if tip else [head], previous), is_ancestor)
+_ANCESTRY: dict = {}  # (root, ancestor sha, descendant sha) -> bool: commits never change
+
+
+def is_ancestor(root: Union[str, os.PathLike], tip: str, head: str, timeout: float = 30.0) -> bool:
+    """Whether commit ``tip`` is in the history of commit ``head`` (``merge-base --is-ancestor``): asked
+    of git once per pair of full shas in a process, however many remembered facts need it."""
+    from cc_hooks.git import GitError, GitTimeout, run_git
+
+    key = (os.path.abspath(os.fspath(root)), tip, head)
+    if key in _ANCESTRY:
+        return _ANCESTRY[key]
+    try:
+        run_git(root, "merge-base", "--is-ancestor", tip, head, timeout=timeout, prefetch=False)  # its shas change
+        answer = True
+    except GitTimeout:
+        raise
+    except GitError:
+        answer = False  # rewritten history, or an object that no longer exists
+    if _FULL_SHA.fullmatch(tip) and _FULL_SHA.fullmatch(head):  # a name ("HEAD") may move between questions
+        _ANCESTRY[key] = answer
+    return answer
 
 
 PACKED_REFS_LIMIT = 256 * 1024 * 1024  # a repository with millions of refs; more is not a packed-refs git wrote

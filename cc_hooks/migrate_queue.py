@@ -65,7 +65,7 @@ def open_items(lines: list[str]) -> list[Item]:
 
 def migrate(root: Path, execute: bool, today: Optional[str] = None) -> list:
     """One Action per queue file found (and the dashboard, when items moved)."""
-    from cc_hooks.commands.init import Action, _write
+    from cc_hooks.actions import Action, write_text
     from cc_hooks.config import ConfigError, load_config
     from cc_hooks.record.dashboard import find_declaration
 
@@ -93,14 +93,14 @@ def migrate(root: Path, execute: bool, today: Optional[str] = None) -> list:
                                   more=preview))
             continue
         _queue(root, dashboard, [f"- {today} — {item.text} (from {path.name})" for item in items])
-        _write(path, newline.join(_without(lines, items, dashboard, today)), path.name)
+        write_text(path, newline.join(_without(lines, items, dashboard, today)), path.name)
         actions.append(Action("migrated", path.name, f"{len(items)} open item(s) moved to {dashboard}; it now says so"))
         actions.append(Action("updated", dashboard, f"{len(items)} item(s) queued from {path.name}"))
     return actions
 
 
 def _queue(root: Path, dashboard: str, new: list[str]) -> None:
-    from cc_hooks.commands.init import _write
+    from cc_hooks.actions import write_text
 
     path = root / dashboard
     text = path.read_bytes().decode("utf-8", errors="surrogateescape")
@@ -117,7 +117,7 @@ def _queue(root: Path, dashboard: str, new: list[str]) -> None:
         while last > start + 1 and not lines[last - 1].strip():
             last -= 1
         lines[last:last] = new
-    _write(path, newline.join(lines), dashboard)
+    write_text(path, newline.join(lines), dashboard)
 
 
 def _without(lines: list[str], items: list[Item], dashboard: str, today: str) -> list[str]:

@@ -20,7 +20,7 @@ from typing import Any, Literal, Optional
 from pydantic import BaseModel, ConfigDict, Field
 
 from cc_hooks.printable import printable
-from cc_hooks.runtime import HookResult
+from cc_hooks.hook_result import HookResult
 
 KNOWN_SOURCES = ("startup", "resume", "clear", "compact", "fork")
 KNOWN_TRIGGERS = ("manual", "auto")

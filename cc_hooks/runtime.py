@@ -13,6 +13,8 @@ import os
 import time
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
+from cc_hooks.hook_result import SILENT, HookResult  # noqa: F401 - the handlers' answers (and their import path)
+
 if TYPE_CHECKING:
     from pathlib import Path
 
@@ -47,21 +49,6 @@ def abandoned() -> bool:
 
 def may_start_git() -> bool:
     return not abandoned()
-
-
-class HookResult:
-    """What the hook process prints and how it exits."""
-
-    __slots__ = ("stdout", "stderr", "exit_code")
-
-    def __init__(self, stdout: str = "", stderr: str = "", exit_code: int = 0):
-        self.stdout, self.stderr, self.exit_code = stdout, stderr, exit_code
-
-    def __repr__(self) -> str:
-        return f"HookResult(stdout={self.stdout!r}, stderr={self.stderr!r}, exit_code={self.exit_code})"
-
-
-SILENT = HookResult()
 
 
 class Deadline:

@@ -133,3 +133,43 @@ def test_an_entry_is_written_whole_and_private_and_a_dead_writers_temp_is_remove
     assert stat.S_IMODE(path.stat().st_mode) == 0o600 and path.read_bytes() == b'{"value":{"a":1}}'
     assert not dead.exists()
     assert [p.name for p in path.parent.iterdir()] == [path.name]  # no temporary file of ours left either
+
+
+def test_facts_asked_on_demand_extend_at_the_same_head_when_they_do_not_answer(tmp_path):
+    calls = []
+
+    def derive(tip, previous):
+        calls.append(tip)
+        return sorted(set(previous or []) | wanted)
+
+    wanted = {"x"}
+    enough = lambda known: wanted <= set(known)  # noqa: E731
+    assert memo.remember_history(tmp_path, "asked", [], "h1", derive, set().__contains__, enough) == ["x"]
+    assert memo.remember_history(tmp_path, "asked", [], "h1", derive, set().__contains__, enough) == ["x"]
+    wanted = {"y"}
+    assert memo.remember_history(tmp_path, "asked", [], "h1", derive, set().__contains__, enough) == ["x", "y"]
+    assert calls == [None, "h1"]
+
+
+def test_every_fact_remembered_up_to_the_last_head_shares_one_ancestry_process(tmp_path, git_verbs, monkeypatch):
+    """After a commit, the trailers, the claims' history and their ancestry each ask whether the last
+    HEAD they saw is still an ancestor: the same question, asked of git once (issue 22)."""
+    import subprocess
+
+    monkeypatch.setattr(memo, "_ANCESTRY", {})
+    repo = tmp_path / "repo"
+    run = lambda *a: subprocess.run(["git", "-C", str(repo), *a], check=True, capture_output=True, text=True).stdout  # noqa: E731
+    repo.mkdir()
+    run("init", "-q", "-b", "main")
+    run("-c", "user.name=T", "-c", "user.email=t@e", "commit", "-q", "--allow-empty", "-m", "one")
+    (repo / ".git" / "cc-hooks").mkdir()
+    first = run("rev-parse", "HEAD").strip()
+    for kind in ("a", "b", "c"):
+        memo.remember_commit(repo, kind, [], first, lambda tip, previous: [first])
+    run("-c", "user.name=T", "-c", "user.email=t@e", "commit", "-q", "--allow-empty", "-m", "two")
+    second = run("rev-parse", "HEAD").strip()
+    git_verbs.clear()
+    values = [memo.remember_commit(repo, kind, [], second, lambda tip, previous: [*previous, second] if tip else ["lost"])
+              for kind in ("a", "b", "c")]
+    assert values == [[first, second]] * 3
+    assert git_verbs == ["merge-base"]

@@ -180,3 +180,18 @@ def test_a_stdin_larger_than_the_pipe_is_written_when_the_answer_is_wanted(git_r
     assert running.rest  # more than a pipe holds
     answer = prefetch.wait(running, 30)
     assert answer.returncode == 0 and answer.stdout == b"blob\n" * 40_000
+
+
+def test_a_command_whose_answer_is_remembered_is_neither_learned_nor_answered_early(git_repo):
+    """``run_git(..., prefetch=False)``: the memo keeps its answer, so the next run would start it for nothing."""
+    (git_repo / ".git" / "cc-hooks").mkdir(exist_ok=True)
+    head = git(git_repo, "rev-parse", "HEAD").strip()
+    prefetch.start("SessionStart", str(git_repo))
+    try:
+        gitmod.run_git(git_repo, "merge-base", "--is-ancestor", head, head, prefetch=False)
+        gitmod.run_git(git_repo, "rev-parse", "HEAD")
+        journal = [entry["args"] for entry in prefetch._session.journal]
+    finally:
+        prefetch.finish()
+    assert journal == [["rev-parse", "HEAD"]]
+    assert [c["args"] for c in learned(git_repo)["commands"]] == [["rev-parse", "HEAD"]]

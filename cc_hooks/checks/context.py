@@ -159,15 +159,10 @@ class CheckContext:
         sha = (self.checkpoint or {}).get("head")
         if not isinstance(sha, str) or not sha or self.head.sha is None:
             return None
-        from cc_hooks.git import GitError, GitTimeout
+        from cc_hooks.memo import is_ancestor
 
-        try:
-            self.git("merge-base", "--is-ancestor", sha, "HEAD")
-        except GitTimeout:
-            raise
-        except GitError:
-            return None  # rewritten history, or an object that no longer exists
-        return sha
+        # One process per pair, shared with the facts remembered up to the checkpoint's HEAD (cc_hooks.memo).
+        return sha if is_ancestor(self.root, sha, self.head.sha, timeout=self.timeout()) else None  # else rewritten
 
 
 def make_context(root: Path, deadline: Deadline, transcript_path=None, session_id: Optional[str] = None, config=None) -> CheckContext:

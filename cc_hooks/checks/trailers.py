@@ -120,15 +120,9 @@ def _in_scope(ctx, facts: dict, sha: str) -> bool:
 
 
 def _is_ancestor(ctx, tip: str, head: str) -> bool:
-    from cc_hooks.git import GitError, GitTimeout
+    from cc_hooks.memo import is_ancestor
 
-    try:
-        ctx.git("merge-base", "--is-ancestor", tip, head)
-    except GitTimeout:
-        raise
-    except GitError:
-        return False  # rewritten history, or an object that no longer exists
-    return True
+    return is_ancestor(ctx.root, tip, head, timeout=ctx.timeout())  # False: rewritten history, or a gone object
 
 
 def _git_config(ctx) -> bytes:

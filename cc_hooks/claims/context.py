@@ -19,6 +19,7 @@ import re
 
 GIT_CALL_CAP = 10.0  # seconds; no single git call may take longer, whatever the budget
 MIN_SECONDS = 0.05
+MAX_ANCESTORS = 10_000  # remembered ancestors of a target; more start the list again
 DIFF_LIMIT = 4 * 1024 * 1024  # bytes of diff read to see which identifiers commits changed
 
 
@@ -104,9 +105,9 @@ class VerifyContext:
             raise BudgetExhausted()
         return min(cap, remaining)
 
-    def git(self, *args: str, input: Optional[str] = None, check: bool = True) -> str:
+    def git(self, *args: str, input: Optional[str] = None, check: bool = True, prefetch: bool = True) -> str:
         self.git_calls += 1
-        return gitmod.run_git(self.root, *args, input=input, timeout=self.timeout(), check=check)
+        return gitmod.run_git(self.root, *args, input=input, timeout=self.timeout(), check=check, prefetch=prefetch)
 
     # --- facts ------------------------------------------------------------------
 
@@ -168,15 +169,36 @@ class VerifyContext:
         return self._status
 
     def not_ancestors(self, target: str, shas: Iterable[str]) -> set[str]:
-        """The subset of ``shas`` (full commit SHAs) not reachable from ``target`` (one process).
+        """The subset of ``shas`` (full commit SHAs) not reachable from ``target`` (one process, or none).
 
         ``git rev-list <shas> --not <target>`` lists exactly the commits reachable
-        from the shas but not from the target, so an ancestor never appears.
+        from the shas but not from the target, so an ancestor never appears. It walks
+        from the target back to the oldest sha asked, so the ancestors found are
+        remembered by the target's commit (``cc_hooks.memo.remember_commit``): an ancestor of
+        a commit is an ancestor of every descendant, and only the shas not known so are asked.
         """
         shas = sorted(set(shas))
         if not shas:
             return set()
-        out = self.git("rev-list", "--stdin", input="\n".join(shas) + f"\n^{target}\n")
+        tip = self._tip(target)
+        if tip is None:
+            return self._not_ancestors(target, shas, prefetch=True)
+        from cc_hooks.memo import remember_commit
+
+        def derive(known_tip, known):
+            known = _shas(known) if len(_shas(known)) < MAX_ANCESTORS else set()
+            unknown = [sha for sha in shas if sha not in known]
+            return sorted(known | (set(unknown) - self._not_ancestors(tip, unknown)))
+
+        ancestors = _shas(remember_commit(self.root, "claims-ancestors", [target], tip, derive, timeout=self.timeout(),
+                                          enough=lambda known: set(shas) <= _shas(known)))
+        # Every sha asked is now either a remembered ancestor or was asked of git just now (and is not one).
+        return {sha for sha in shas if sha not in ancestors}
+
+    def _not_ancestors(self, target: str, shas: list[str], prefetch: bool = False) -> set[str]:
+        if not shas:
+            return set()
+        out = self.git("rev-list", "--stdin", input="\n".join(shas) + f"\n^{target}\n", prefetch=prefetch)
         listed = set(out.split())
         return {sha for sha in shas if sha in listed}
 
@@ -320,6 +342,11 @@ class CommitText:
     paths: list[str]
     diff: str = ""
     truncated: bool = False
+
+
+def _shas(value) -> set[str]:
+    """The shas of a remembered list (anything else: none)."""
+    return {item for item in value if isinstance(item, str)} if isinstance(value, list) else set()
 
 
 def _track_count(track: str, word: str) -> int:

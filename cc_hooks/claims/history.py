@@ -49,6 +49,7 @@ class History:
         self.by_root: dict[str, list[int]] = index["roots"]
         self.by_ref: dict[str, list[int]] = index["refs"]
         self._made: dict[int, Commit] = {}
+        self._sets: dict[str, set] = {}
 
     def __len__(self) -> int:
         return len(self.rows)
@@ -74,17 +75,28 @@ class History:
 
         A commit with ``at_least`` of them has one outside the ``at_least - 1`` most common, so only
         the other words' commits are counted: a word every subject has ("module") costs nothing."""
-        postings = sorted((self.by_root.get(word, ()) for word in {root(w) for w in wanted}), key=len)
-        if len(postings) < at_least:
+        roots = sorted({root(w) for w in wanted}, key=lambda word: len(self.by_root.get(word, ())))
+        if len(roots) < at_least:
             return []
+        # Only positions seen outside the commonest words can reach the count: they are counted in the
+        # rarer postings, then looked up in the commonest ones (sets made once per History).
+        rare = len(roots) - (at_least - 1) if at_least > 1 else len(roots)
         counts: dict[int, int] = {}
-        for posting in postings:
-            for position in posting:
+        for word in roots[:rare]:
+            for position in self.by_root.get(word, ()):
                 counts[position] = counts.get(position, 0) + 1
-        # Only positions seen outside the commonest words can reach the count; the rest are skipped.
-        rare = set().union(*postings[: len(postings) - (at_least - 1)]) if at_least > 1 else None
-        hits = [p for p, n in counts.items() if n >= at_least and (rare is None or p in rare)]
-        return [self.commit(p) for p in sorted(hits)]
+        for word in roots[rare:]:
+            members = self._members(word)
+            for position in counts:
+                if position in members:
+                    counts[position] += 1
+        return [self.commit(p) for p in sorted(p for p, n in counts.items() if n >= at_least)]
+
+    def _members(self, word: str) -> set:
+        members = self._sets.get(word)
+        if members is None:
+            members = self._sets[word] = set(self.by_root.get(word, ()))
+        return members
 
     def novel(self, wanted: list[str]) -> list[str]:
         """The wanted words no commit searched has (versions aside): they name something new."""
@@ -137,7 +149,8 @@ def _index(rows: list[list]) -> dict:
 def _log_rows(ctx, revs: list, source: bool = False) -> list[list]:
     fmt = "%H%x1f%cs%x1f%S%x1f%s%x1f%b%x1e" if source else "%H%x1f%cs%x1f%x1f%s%x1f%b%x1e"
     extra = ["--source"] if source else []
-    out = ctx.git("log", *revs, *extra, f"--max-count={MAX_COMMITS}", f"--format={fmt}", check=False)
+    # HEAD's own commits are remembered (the next run at this HEAD does not read them): not prefetched.
+    out = ctx.git("log", *revs, *extra, f"--max-count={MAX_COMMITS}", f"--format={fmt}", check=False, prefetch=source)
     rows = []
     for record in out.split("\x1e"):
         parts = record.strip("\n").split("\x1f")

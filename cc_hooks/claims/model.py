@@ -17,6 +17,10 @@ from typing import Optional
 
 from cc_hooks.claims.address import REF, Address
 
+# Assertion targets that name no ref (statements.py writes them, verify_git reads them).
+DETACHED = "(detached)"
+DEFAULT_BRANCH = "(default branch)"  # "only on `x`": not on the mainline either  # head_at's target when the sentence says HEAD is detached
+
 VERIFIED = "VERIFIED"
 CONTRADICTED = "CONTRADICTED"
 UNVERIFIED = "UNVERIFIED"

@@ -23,12 +23,10 @@ import re
 from typing import Optional
 
 from cc_hooks.claims.address import BRANCH, NAME, PATH, SHA, Address
-from cc_hooks.claims.model import Assertion
-from cc_hooks.claims.words import significant_words
+from cc_hooks.claims.model import DEFAULT_BRANCH, DETACHED, Assertion  # noqa: F401 - the targets, named here too
+from cc_hooks.claims.words import identifiers, significant_words, unhyphen  # noqa: F401 - used here, and named here too
 
 _SHA = r"`?([0-9a-fA-F]{4,40})`?"
-DETACHED = "(detached)"
-DEFAULT_BRANCH = "(default branch)"  # "only on `x`": not on the mainline either  # head_at's target when the sentence says HEAD is detached
 _REF = r"`?([A-Za-z0-9][\w./+-]*[\w/+-]|[A-Za-z0-9])`?"
 
 _NEGATION = r"(?:not|n't|never|nothing)\s+(?:\w+\s+)?"
@@ -125,7 +123,6 @@ _GENERIC = frozenset(
     )
 ) | {"fix", "landed", "land"}
 _TOPIC_SPLIT_RE = re.compile(r";|\.\s|\s[—–]\s|,\s+(?:and|but|while|so|then|which|since|after)\s|\s(?:but|while|whereas|because|although|though)\s", re.I)
-_IDENT_RE = re.compile(r"`([A-Za-z_][\w.]*)(?:\([^`]*\))?`|\b([a-z]+_[a-z0-9_]+|[a-z]+[A-Z]\w+|[A-Z][a-z]+[A-Z]\w+)\b")
 
 
 def statements(text: str, addresses: list[Address]) -> list[Assertion]:
@@ -338,21 +335,6 @@ def topic_of(text: str, addresses: list[Address], sha: Optional[str] = None) -> 
     plain = unhyphen(plain)
     words = [w for w in significant_words(plain) if w not in _GENERIC]
     return " ".join(words)
-
-
-def unhyphen(text: str) -> str:
-    """"open-transaction" -> "open transaction": hyphenated words compare by their parts."""
-    return re.sub(r"(?<=[A-Za-z])-(?=[A-Za-z])", " ", text)
-
-
-def identifiers(text: str) -> list[str]:
-    """Code names in a sentence (`delete_where()`, snake_case, camelCase): the strongest topic words."""
-    found = []
-    for quoted, bare in _IDENT_RE.findall(text):
-        name = (quoted or bare).rstrip("()").split(".")[-1]
-        if len(name) >= 3 and not re.fullmatch(r"[0-9a-fA-F]+", name):
-            found.append(name)
-    return list(dict.fromkeys(found))
 
 
 def _spans_blanked(text: str) -> str:

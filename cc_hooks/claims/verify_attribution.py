@@ -21,8 +21,7 @@ import re
 
 from cc_hooks.claims.context import CommitText, VerifyContext
 from cc_hooks.claims.model import CONTRADICTED, QUEUE, UNVERIFIED, VERIFIED, Claim
-from cc_hooks.claims.statements import identifiers, unhyphen
-from cc_hooks.claims.words import clearly_matches, significant_words
+from cc_hooks.claims.words import clearly_matches, identifiers, significant_words, unhyphen
 
 NAME = "attribution"
 _BOOKKEEPING = re.compile(r"^\s*(?:release|bump|version|v?\d+(?:\.\d+)+\b|changelog|merge\b)", re.I)

@@ -69,8 +69,6 @@ def verify(ctx: VerifyContext, claims: list[Claim]) -> None:
 
 
 def run_probes(ctx: VerifyContext, names: list[str]) -> dict[str, ProbeResult]:
-    from cc_hooks import trust
-
     probes = ctx.config.probes if ctx.config is not None else {}
     results: dict[str, ProbeResult] = {}
     known = [n for n in names if n in probes]
@@ -78,7 +76,9 @@ def run_probes(ctx: VerifyContext, names: list[str]) -> dict[str, ProbeResult]:
         if name not in probes:
             results[name] = ProbeResult(UNVERIFIED, f"no probe named {name} in .cc-hooks.toml")
     if not known:
-        return results
+        return results  # no probe configured: the trust store (and its hashing) is not needed
+    from cc_hooks import trust
+
     state = trust.status(ctx.root, ctx.config)
     if not state.trusted:
         for name in known:

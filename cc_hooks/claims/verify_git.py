@@ -13,8 +13,7 @@ from typing import Optional
 
 from cc_hooks.claims import address as addr
 from cc_hooks.claims.context import Ref, VerifyContext
-from cc_hooks.claims.model import CONTRADICTED, QUEUE, UNVERIFIED, VERIFIED, Assertion, Claim
-from cc_hooks.claims.statements import DEFAULT_BRANCH, DETACHED
+from cc_hooks.claims.model import CONTRADICTED, DEFAULT_BRANCH, DETACHED, QUEUE, UNVERIFIED, VERIFIED, Assertion, Claim
 
 NAME = "git"
 

@@ -51,6 +51,7 @@ def verify(ctx: VerifyContext, claims: list[Claim]) -> None:
     if not claims:
         return
     entries, problem = _entries(ctx)
+    entries = [(entry, _entry_words(entry)) for entry in entries]  # once, not once per claim
     for claim in claims:
         date = claim.date or ctx.state_date
         if problem:
@@ -76,15 +77,15 @@ def _versions(text: str) -> list[str]:
     return list(dict.fromkeys(re.findall(r"(?<![\w.])v?(\d+(?:\.\d+)+)(?![\w.]*\w)", text)))
 
 
-def _judge(ctx: VerifyContext, claim: Claim, date: str, entries) -> None:
+def _judge(ctx: VerifyContext, claim: Claim, date: str, entries: list[tuple[Entry, set]]) -> None:
     words = key_words(claim.text)
     if not words:
         claim.add("decision ledger", UNVERIFIED, "the claim names nothing to look for in the decision ledger", NAME)
         return
-    later = [e for e in entries if e.date and e.date >= date]
-    earlier = [e for e in entries if e.date and e.date < date]
-    settled = [e for e in later if clearly_matches(words, _entry_words(e))]
-    settled += [e for e in earlier if clearly_matches(words, _entry_words(e), ratio=EARLIER_RATIO)]
+    later = [(e, known) for e, known in entries if e.date and e.date >= date]
+    earlier = [(e, known) for e, known in entries if e.date and e.date < date]
+    settled = [e for e, known in later if clearly_matches(words, known)]
+    settled += [e for e, known in earlier if clearly_matches(words, known, ratio=EARLIER_RATIO)]
     for entry in settled[:1]:
         if True:
             quote = f"## {entry.heading}" + (f" / Decision: {entry.decision}" if entry.decision else "")

@@ -86,3 +86,21 @@ def clearly_matches(wanted: list[str], present, ratio: float = 0.6) -> bool:
 def is_external_statement(text: str) -> bool:
     """Speaks of deploys, releases, CI, tests, services: state only a probe can check."""
     return _EXTERNAL_RE.search(text) is not None
+
+
+_IDENT_RE = re.compile(r"`([A-Za-z_][\w.]*)(?:\([^`]*\))?`|\b([a-z]+_[a-z0-9_]+|[a-z]+[A-Z]\w+|[A-Z][a-z]+[A-Z]\w+)\b")
+
+
+def unhyphen(text: str) -> str:
+    """"open-transaction" -> "open transaction": hyphenated words compare by their parts."""
+    return re.sub(r"(?<=[A-Za-z])-(?=[A-Za-z])", " ", text)
+
+
+def identifiers(text: str) -> list[str]:
+    """Code names in a sentence (`delete_where()`, snake_case, camelCase): the strongest topic words."""
+    found = []
+    for quoted, bare in _IDENT_RE.findall(text):
+        name = (quoted or bare).rstrip("()").split(".")[-1]
+        if len(name) >= 3 and not re.fullmatch(r"[0-9a-fA-F]+", name):
+            found.append(name)
+    return list(dict.fromkeys(found))

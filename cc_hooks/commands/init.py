@@ -19,6 +19,7 @@ run ends with a first baseline, the cold-start audit, and what to do next.
 
 from __future__ import annotations
 
+from cc_hooks.actions import Action, write_text
 from cc_hooks.fsutil import read_repo_bytes, read_repo_text
 
 HELP = "Scaffold the missing record stores and .cc-hooks.toml (never overwrites); declare the dashboard in CLAUDE.md."
@@ -114,24 +115,6 @@ def repository_root(directory: str):
     return Path(top)
 
 
-class Action:
-    """One line of the report: what happened to which path."""
-
-    __slots__ = ("status", "path", "detail", "ignored", "more")
-
-    def __init__(self, status: str, path: str, detail: str = "", ignored: bool = False, more: tuple = ()):
-        self.status, self.path, self.detail, self.ignored, self.more = status, path, detail, ignored, tuple(more)
-
-    def __str__(self) -> str:
-        from cc_hooks.printable import printable
-
-        head = f"{self.status:<8} {self.path}" + (f"  ({self.detail})" if self.detail else "")
-        return "\n".join([head, *(f"         {printable(line)}" for line in self.more)])
-
-    def __repr__(self) -> str:
-        return f"Action({self.status!r}, {self.path!r}, {self.detail!r})"
-
-
 def scaffold(root, today: str | None = None) -> list[Action]:
     """Create what is missing under ``root``; return one Action per store."""
     import datetime
@@ -201,7 +184,7 @@ def ignore_virtualenvs(root) -> list[Action]:
     newline = "\r\n" if "\r\n" in text else "\n"
     separator = "" if not text or text.endswith(newline) else newline
     lines = "".join(f"/{v}/{newline}" for v in unignored)
-    _write(path, f"{text}{separator}# virtualenvs (added by cc-hooks init){newline}{lines}", ".gitignore")
+    write_text(path, f"{text}{separator}# virtualenvs (added by cc-hooks init){newline}{lines}", ".gitignore")
     names = ", ".join(f"{v}/" for v in unignored)
     return [Action("updated" if text else "created", ".gitignore",
                    f"now ignores {names}: a virtualenv made by Python before 3.13 does not ignore itself, and its "
@@ -337,7 +320,7 @@ def _create(root, rel: str, text: str) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise OSError(exc.errno, exc.strerror, rel) from exc
-    _write(path, text, rel)
+    write_text(path, text, rel)
 
 
 def template(name: str, **values: str) -> str:
@@ -381,7 +364,7 @@ def _dashboard(root, config, today: str) -> list[Action]:
         detail = f"CURRENT STATE {today}" + (f"; tracked echo of `{line}` because {home} is gitignored" if echo else "")
         actions.append(Action("created", rel, detail))
     elif echo:
-        _write(root / rel, text, rel)
+        write_text(root / rel, text, rel)
         actions.append(Action("updated", rel, f"added a tracked echo of `{line}` ({home} is gitignored)"))
     else:
         actions.append(Action("exists", rel, "left alone"))
@@ -403,18 +386,8 @@ def _declare_in_claude_md(root, line: str, origin: str, ignored: bool) -> Action
         separator = newline
     else:
         separator = newline * 2
-    _write(path, f"{text}{separator}{line}{newline}", CLAUDE_MD)
+    write_text(path, f"{text}{separator}{line}{newline}", CLAUDE_MD)
     return Action("updated", CLAUDE_MD, f"appended `{line}`{origin}", ignored)
-
-
-def _write(path, text: str, rel: str | None = None) -> None:
-    """Atomically; an OSError names the file, not the temporary one beside it."""
-    from cc_hooks.fsutil import atomic_write_bytes
-
-    try:
-        atomic_write_bytes(path, text.encode("utf-8", errors="surrogateescape"))
-    except OSError as exc:
-        raise OSError(exc.errno, exc.strerror, rel or str(path)) from exc
 
 
 def _has_declaration(text: str) -> bool:

@@ -8,7 +8,8 @@ for the next prompt, so twenty audits queued at once all arrive, a few a prompt.
 
 from __future__ import annotations
 
-from cc_hooks.runtime import SILENT, HookContext
+from cc_hooks.hook_result import SILENT
+from cc_hooks.runtime import HookContext
 
 
 def quick(payload: dict, cwd: str):

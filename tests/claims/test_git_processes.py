@@ -83,3 +83,33 @@ def test_the_benchmark_dashboard_costs_nine_git_processes(repo, git_verbs):
     )  # refs, work tree, objects, ancestry, subjects, ignores, line counts, queue window, staleness
     assert result.git_calls == 9
     assert result.counts == {VERIFIED: 127, CONTRADICTED: 37, UNVERIFIED: 37}  # as on the benchmark fixture
+
+
+def test_ancestry_is_remembered_by_commit_and_not_walked_again_after_a_new_commit(repo, git_verbs):
+    """`rev-list <cited> --not HEAD` walks back to the oldest commit cited; once a cited commit is known
+    to be an ancestor of HEAD it is one of every descendant (issue 22): only new citations are asked."""
+    (repo.path / ".git" / "cc-hooks").mkdir()
+    old = repo.sha("HEAD")
+    for i in range(5):
+        repo.commit(f"work {i}")
+    repo.git("checkout", "-q", "-b", "side")
+    side = repo.commit("side work")
+    repo.git("checkout", "-q", "main")
+
+    def outside(shas):
+        ctx = VerifyContext(repo.path, None, Deadline(20))
+        ctx.refs(), ctx.status()
+        git_verbs.clear()
+        return ctx.outside({"HEAD": set(shas)})
+
+    assert outside([old, side]) == {"HEAD": {side}}
+    assert git_verbs.count("rev-list") == 1
+    repo.commit("one more")
+    assert outside([old, side]) == {"HEAD": {side}}  # the side commit is asked again: it may be merged since
+    assert git_verbs.count("rev-list") == 1 and git_verbs.count("merge-base") <= 1
+    assert outside([old]) == {"HEAD": set()}
+    assert "rev-list" not in git_verbs
+    repo.git("merge", "-q", "--no-edit", "side")
+    assert outside([old, side]) == {"HEAD": set()}
+    repo.git("reset", "-q", "--hard", "HEAD~1")  # the merge undone: the remembered tip is no ancestor any more
+    assert outside([old, side]) == {"HEAD": {side}}

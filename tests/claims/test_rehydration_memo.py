@@ -113,3 +113,21 @@ def test_the_report_and_the_checklist_share_one_extraction_and_date_undated_item
     assert queued.date is None and state_date == "2026-11-20"  # the checklist: undated, so unverified
     [reported] = [c for c in report.claims if c.section == "queue"]
     assert reported.date == "2026-11-20"  # the report: dated by the state block
+
+
+def test_a_remembered_dashboard_does_not_import_the_sentence_rules(record):
+    """`claims.statements` compiles ~60 regexes at import (~20 ms of a hook's start): verifying remembered
+    claims needs only its targets and two word helpers, which live in `claims.model` and `claims.words`."""
+    head = record.sha("HEAD")
+    record.write("next_steps.md", dashboard(f"Landed in `{head[:8]}` on `main`.", "HEAD is detached.", "Working tree clean."))
+    script = (
+        "import sys\n"
+        "from cc_hooks.claims.rehydration import build_rehydration\n"
+        "from cc_hooks.config import load_config\n"
+        "from cc_hooks.runtime import Deadline\n"
+        "r = build_rehydration(sys.argv[1], 'startup', load_config(sys.argv[1]), Deadline(20))\n"
+        "print(sorted(r.counts.items()), 'cc_hooks.claims.statements' in sys.modules)\n"
+    )
+    runs = [subprocess.run([sys.executable, "-c", script, str(record.path)], capture_output=True, text=True, check=True).stdout.split("] ")
+            for _ in range(2)]
+    assert [run[1].strip() for run in runs] == ["True", "False"] and runs[0][0] == runs[1][0]

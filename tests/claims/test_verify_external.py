@@ -68,3 +68,23 @@ def test_unknown_probe_and_external_claim_without_probe(repo):
     assert claim.verdict == UNVERIFIED and "no probe named nosuch" in claim.evidence
     claim = repo.check("Deployed to production.")
     assert claim.kind == EXTERNAL and claim.verdict == UNVERIFIED
+
+
+def test_a_probe_no_config_names_does_not_load_the_trust_store(repo):
+    """No probe configured: the claim is UNVERIFIED at once, without importing `cc_hooks.trust` (its
+    hashing) on the hook's path."""
+    import subprocess
+    import sys
+
+    script = (
+        "import sys\n"
+        "from cc_hooks.claims.extract import claim_from_line\n"
+        "from cc_hooks.claims.verify import verify_claims\n"
+        "from cc_hooks.config import Config\n"
+        "from cc_hooks.runtime import Deadline\n"
+        "claim = claim_from_line('Staging runs v2. (probe: staging)', 'next_steps.md', 3, 'state', '2026-11-29')\n"
+        "verify_claims(sys.argv[1], [claim], Config(), Deadline(20))\n"
+        "print(claim.verdict, 'cc_hooks.trust' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script, str(repo.path)], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["UNVERIFIED", "False"]

@@ -1,4 +1,5 @@
 from cc_hooks.claims.model import CONTRADICTED, POSITION, UNVERIFIED, VERIFIED
+from cc_hooks.runtime import Deadline
 
 LEDGER = """# Decision Ledger
 
@@ -102,3 +103,20 @@ def test_a_remembered_ledger_does_not_import_its_parser(repo):
     )
     runs = [subprocess.run([sys.executable, "-c", script, str(repo.path)], capture_output=True, text=True, check=True).stdout.split() for _ in range(2)]
     assert runs == [[CONTRADICTED, "True"], [CONTRADICTED, "False"]]
+
+
+def test_each_ledger_entry_is_split_into_words_once_whatever_the_number_of_claims(repo, monkeypatch):
+    """A dashboard of many position claims costs one pass over the ledger, not one per claim (issue 22)."""
+    from cc_hooks.claims import verify_position
+    from cc_hooks.claims.extract import claim_from_line
+    from cc_hooks.claims.verify import verify_claims
+
+    repo.write("DECISIONS.md", LEDGER.format(date="2026-11-30"))
+    calls = []
+    real = verify_position._entry_words
+    monkeypatch.setattr(verify_position, "_entry_words", lambda entry: calls.append(entry.title) or real(entry))
+    claims = [claim_from_line(f"Awaiting the user's ruling on token lifetime {i}.", "next_steps.md", 3 + i, "state", "2026-11-29")
+              for i in range(20)]
+    verify_claims(repo.path, claims, repo.config(), Deadline(20))
+    assert sorted(calls) == sorted(["Keep integer-only arithmetic", "Token lifetime is 30 minutes"])
+    assert {c.verdict for c in claims} == {CONTRADICTED}

@@ -110,3 +110,32 @@ def test_the_history_is_extended_from_the_last_tip_not_read_again(repo, git_verb
     finally:
         history._log_rows = real
     assert calls and all(".." in revs[0] for revs in calls if not any(r == "--not" for r in revs)), calls
+
+
+class _CountedPosting(list):
+    """A posting list that counts the positions read from it."""
+
+    reads = 0
+
+    def __iter__(self):
+        _CountedPosting.reads += len(self)
+        return super().__iter__()
+
+
+def test_a_word_every_commit_has_is_read_once_per_history_not_once_per_item():
+    """200 queue items sharing a word of every subject ("module") cost one pass over its posting (issue 22)."""
+    from cc_hooks.claims.history import History, _index, item_words
+
+    rows = [[f"{i:040x}", "2026-11-01", "", f"Change module {i % 50} parser", "", sorted(item_words(f"Change module {i % 50} parser")),
+             sorted(item_words(f"Change module {i % 50} parser"))] for i in range(5000)]
+    rows[7][3] = "Rewrite the lexer module"
+    rows[7][5] = rows[7][6] = sorted(item_words(rows[7][3]))
+    index = _index(rows)
+    index["roots"] = {word: _CountedPosting(posting) for word, posting in index["roots"].items()}
+    history = History(rows, index)
+    _CountedPosting.reads = 0
+    found = [history.sharing(["rewrit", "lexer", "modul"], 2) for _ in range(200)]
+    assert all([c.sha for c in hits] == [rows[7][0]] for hits in found)
+    assert _CountedPosting.reads <= 5000 + 200 * 2  # the commonest posting once, the rare ones per call
+    brute = [p for p, row in enumerate(rows) if len({"rewrit", "lexer", "modul"} & {w[:6] if len(w) > 6 else w for w in row[5]}) >= 2]
+    assert [c.sha for c in history.sharing(["rewrit", "lexer", "modul"], 2)] == [rows[p][0] for p in brute]
