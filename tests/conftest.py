@@ -69,30 +69,34 @@ def _in_ci() -> bool:
     return os.environ.get("CI", "").lower() == "true"
 
 
-_E2E: dict = {"collected": 0, "skipped": []}
+_E2E: dict = {"ran": set(), "skipped": []}
+
+
+def _is_xdist_worker(config: pytest.Config) -> bool:
+    return hasattr(config, "workerinput")
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    _E2E.update(collected=0, skipped=[])
-
-
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    _E2E["collected"] = sum(1 for item in items if item.get_closest_marker("e2e"))
+    _E2E.update(ran=set(), skipped=[])
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
-    if report.skipped and "e2e" in report.keywords:
+    # Under pytest-xdist the controller sees every worker's reports here, so this counts in both modes.
+    if "e2e" not in report.keywords:
+        return
+    _E2E["ran"].add(report.nodeid)
+    if report.skipped:
         reason = report.longrepr[-1] if isinstance(report.longrepr, tuple) else str(report.longrepr)
         _E2E["skipped"].append(f"{report.nodeid}: {reason}")
 
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    if not _in_ci():
+    if not _in_ci() or _is_xdist_worker(session.config):
         return
     problems = []
-    if _E2E["collected"] == 0:
-        problems.append("no end-to-end test (marker e2e) was collected")
+    if not _E2E["ran"]:
+        problems.append("no end-to-end test (marker e2e) ran")
     problems += [f"end-to-end test skipped: {line}" for line in _E2E["skipped"]]
     if problems:
         reporter = session.config.pluginmanager.get_plugin("terminalreporter")
