@@ -196,7 +196,7 @@ def judge_many(root, fixes: list[tuple], timeout: float = 30.0, blobs: Optional[
         else:
             item.missing.sort(key=lambda line: line in moved)  # probe a line that did not move
             searched.append(item)
-    changed_by = _last_changes(root, [p for p in searched if p.in_head], timeout)
+    changed_by = last_changes(root, [p for p in searched if p.in_head], timeout)
     for item in searched:
         results[item.sha] = _verdict(item, changed_by.get(item.sha))
     return results
@@ -332,16 +332,40 @@ def _moved(root, lines: list[str], timeout: float) -> dict[str, str]:
     return found
 
 
-def _last_changes(root, items: list[_Pending], timeout: float) -> dict[str, tuple[str, str, list[str], list[str]]]:
+def last_changes(root, items: list[_Pending], timeout: float) -> dict[str, tuple]:
+    """``_last_changes``, remembered (``cc_hooks.memo.remember_log``) for this set of fixes and
+    probes: at a new HEAD only the commits since the last tip are searched, and a change found
+    there is newer than any found before. The walk over the fixes' files since the oldest fix
+    is the costly part of a triage (seconds on 50k commits); the history it read does not change."""
+    from cc_hooks.memo import remember_log
+
+    if not items:
+        return {}
+    keys = {item.sha: f"{item.sha}\0{item.probe}\0" + "\0".join(sorted(item.all_paths())) for item in items}
+
+    def derive(revs, previous):
+        if previous is None or ".." not in revs[0]:
+            found = _last_changes(root, items, timeout)
+        else:
+            found = {sha: tuple(v) for sha, v in previous.items()}
+            found.update(_last_changes(root, items, timeout, since=revs[0].split("..")[0]))
+        return {sha: list(v) for sha, v in found.items()}
+
+    remembered = remember_log(root, "fix-last-changes", sorted(keys.values()), derive, timeout=timeout)
+    return {sha: tuple(v) for sha, v in remembered.items()}
+
+
+def _last_changes(root, items: list[_Pending], timeout: float, since: Optional[str] = None) -> dict[str, tuple[str, str, list[str], list[str]]]:
     """sha -> (sha, subject, the lines it added to and removed from the fix's files) of the newest commit after
     the fix whose diff adds or removes a line holding the fix's probe line. One ``git log -p``
-    over the fixes' files since the oldest of them, newest first (descendants before ancestors)."""
+    over the fixes' files since the oldest of them, newest first (descendants before ancestors);
+    ``since``: only the commits after that one (every fix is its ancestor)."""
     from cc_hooks.git import run_git
 
     if not items:
         return {}
     paths = list(dict.fromkeys(p for item in items for p in item.all_paths()))
-    excluded = [f"^{sha}" for sha in _oldest(root, [item.sha for item in items], timeout)]
+    excluded = [f"^{sha}" for sha in ([since] if since else _oldest(root, [item.sha for item in items], timeout))]
     out = run_git(root, "log", "--topo-order", "-M", "--no-ext-diff", "--no-textconv", "-p", "-U0", "--no-color",
                   f"--format=\x1e%H\x1f%s", "HEAD", *excluded, "--", *paths, check=False, timeout=timeout)
     entries = []  # (sha, subject, {path: (added, removed)})

@@ -94,7 +94,7 @@ def test_real_removal_is_gone_and_names_the_commit(fixed):
     root, fix = fixed
     removal = commit(root, "simplify delete_where", {"db.py": BEFORE})
     result = judged(root, fix)
-    assert result.outcome == GONE and result.by == removal
+    assert result.outcome == GONE and result.by == removal, (result, walks)
     assert "simplify delete_where" in result.detail and "likely a regression" in result.detail
 
 
@@ -152,3 +152,30 @@ def test_removing_the_code_path_the_fix_lived_in_is_no_regression(tmp_path):
     drop = commit(tmp_path, "remove colorama", {"term.py": "def prompt(text):\n    return read(text)\n"})
     result = judged(tmp_path, fix)
     assert result.outcome == REWRITTEN and result.by == drop and "code path it fixed no longer exists" in result.detail
+
+
+def test_who_changed_a_fix_is_remembered_and_extended_from_the_last_tip(fixed, monkeypatch):
+    """With a state directory, the walk over the fix's files is remembered: at a new HEAD only the
+    commits since the last triage are read, and a newer change supersedes the remembered one."""
+    import shutil
+
+    root, fix = fixed
+    (root / ".git" / "cc-hooks").mkdir()
+    no_log = FIXED.replace("    log.debug('deleted rows from %s' % table)\n", "")
+    partial = commit(root, "quieter deletes", {"db.py": no_log})
+    assert judged(root, fix).by == partial
+    tip = git(root, "rev-parse", "HEAD").strip()
+    commit(root, "unrelated", {"README.md": "hello\n"})
+    import cc_hooks.git as gitmod
+
+    walks = []
+    real = gitmod.run_git
+    monkeypatch.setattr(gitmod, "run_git", lambda *a, **k: (walks.append(a) if "--topo-order" in a else None) or real(*a, **k))
+    assert judged(root, fix).by == partial  # remembered, though no commit since the tip touched it
+    assert len(walks) == 1 and f"^{tip}" in walks[0]  # only the commits since the last tip
+    commit(root, "log deletes again", {"db.py": FIXED})
+    drop = commit(root, "drop the delete log", {"db.py": no_log})
+    result = judged(root, fix)
+    assert result.outcome == GONE and result.by == drop
+    shutil.rmtree(root / ".git" / "cc-hooks")
+    assert judged(root, fix) == result  # the same as a walk of the whole history
