@@ -278,6 +278,7 @@ def triage(root: Path, symptoms: list[str], config=None, timeout: float = 30.0) 
 
     result.prior = list(prior.values())
     _check_fixes(root, result.prior, index, others, timeout)
+    _superseded(result)
     _add_cause_gaps(result, config.record.symptoms)
     if decisions:
         for entry in decisions.entries:
@@ -311,6 +312,18 @@ def _add_history(root: Path, result: TriageResult, prior: dict, phrasings: list[
                 result.gaps.append(f"fix commit {candidate.sha[:12]} \"{candidate.subject}\" has no `Symptom:` trailer")
         else:
             result.mentions.append({"sha": candidate.sha, "date": candidate.date, "subject": candidate.subject, "matched_by": candidate.why})
+
+
+def _superseded(result: TriageResult) -> None:
+    """A fix whose lines were taken out by a commit that is itself a lead for this symptom (a prior
+    fix or a ranked commit) was redone, not regressed: the later fix of the same thing replaced it."""
+    leads = {f.full_sha for cause in result.prior for f in cause.fixes if f.full_sha} | {m["sha"] for m in result.mentions}
+    for cause in result.prior:
+        for fix in cause.fixes:
+            if fix.status == "gone" and fix.by and fix.by in leads:
+                fix.status, fix.intact = "rewritten", True
+                fix.detail = (f"changed by {fix.by[:12]}, itself a lead for this symptom: a later fix of the same thing "
+                              f"({fix.detail.split(': likely a regression')[0]})")
 
 
 def _causes_by_sha(ledger) -> dict:

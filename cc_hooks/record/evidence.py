@@ -38,7 +38,12 @@ _IDENT_RE = re.compile(
     r"|\b[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+\b"  # PascalCase: KeyError, UnicodeDecodeError
     r"|\b[a-z]+[A-Z]\w*\b"  # camelCase
     r"|\b\w+\(\)"  # call()
+    r"|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b"  # UPPER_SNAKE: SERVER_NAME, NO_PROXY
 )
+# A name quoted in an error message ("has no attribute '_pin'") when it looks like code.
+_QUOTED_NAME_RE = re.compile(r"""['"]([A-Za-z_][\w.]*[_.][\w.]*\w|_[a-z]\w+)['"]""")
+_CAMEL_RE = re.compile(r"\b[A-Za-z][a-z0-9]*[A-Z]\w*")
+_CAMEL_PART_RE = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 _PATH_RE = re.compile(r"\b[\w./-]+\.(?:py|js|ts|go|rs|c|h|cpp|java|rb|toml|cfg|ini|json|ya?ml|md|rst|txt|sh)\b")
 _MERGE_RE = re.compile(r"^Merge (pull request|branch|remote-tracking branch|tag)\b")
 _RELEASE_RE = re.compile(r"^(release|bump|version|prepare|changelog|update (the )?(changelog|changes|news)|v?\d+\.\d+(\.\d+)?$)", re.I)
@@ -72,8 +77,15 @@ def _stem(word: str) -> str:
     return word[:-1] if len(word) > 4 and word.endswith("e") else word
 
 
+def _with_camel_parts(text: str) -> str:
+    """``text`` and the words of its CamelCase names: ASGITransport -> asgi transport, DigestAuth -> digest auth."""
+    parts = [" ".join(_CAMEL_PART_RE.findall(name)) for name in _CAMEL_RE.findall(text)
+             if not name.endswith(("Error", "Exception", "Warning"))]  # "value error" says nothing ValueError does not
+    return f"{text} {' '.join(parts)}" if parts else text
+
+
 def words_of(text: str) -> set[str]:
-    return {_stem(w) for w in _WORD_RE.findall(text.lower()) if w not in _STOP and len(w) > 1}
+    return {_stem(w) for w in _WORD_RE.findall(_with_camel_parts(text).lower()) if w not in _STOP and len(w) > 1}
 
 
 def word_stemmer():
@@ -82,7 +94,7 @@ def word_stemmer():
 
     def words(text: str) -> set[str]:
         found = set()
-        for word in _WORD_RE.findall(text.lower()):
+        for word in _WORD_RE.findall(_with_camel_parts(text).lower()):
             stem = stems.get(word)
             if stem is None:
                 stem = stems[word] = _stem(word) if word not in _STOP and len(word) > 1 else ""
@@ -101,12 +113,14 @@ class Query:
     paths: list[str]
     issues: set[str]
     weights: dict = field(default_factory=dict)  # identifier -> what a diff changing it is worth (rarer: more)
+    named_weights: dict = field(default_factory=dict)  # identifier -> what a message naming it is worth
 
     @classmethod
     def of(cls, phrasings: list[str]) -> "Query":
         text = " ".join(phrasings)
         quoted = [m for m in _BACKTICK_RE.findall(text)]
-        idents = list(dict.fromkeys(i.rstrip("()") for i in [*quoted, *_IDENT_RE.findall(text)] if len(i.rstrip("()")) >= 4))
+        found = [*quoted, *_QUOTED_NAME_RE.findall(text), *_IDENT_RE.findall(text)]
+        idents = list(dict.fromkeys(i.rstrip("()") for i in found if len(i.rstrip("()")) >= 4))
         paths = list(dict.fromkeys(_PATH_RE.findall(text)))
         idents = [i for i in idents if i not in paths and " " not in i]
         each = [w for w in (words_of(p) for p in phrasings) if w]
@@ -149,6 +163,8 @@ def rank(root, phrasings: list[str], index, timeout: float = 30.0, limit: int = 
         homes.setdefault(path, [])
     near = _commits_touching(root, homes, timeout)
     named = {i: index.naming(i) for i in query.identifiers}
+    # A message naming a name hundreds of messages name (``TypeError``) says little.
+    query.named_weights = {i: 4 * max(0.1, 1 - math.log(max(len(at), 1)) / scale) for i, at in named.items()}
     issues = {n: set(index.postings("names", f"#{n}")) for n in query.issues}
     positions = set(found) | set().union(*named.values(), *issues.values())
     positions |= {p for p in (index.position(sha) for sha in (*by_diff, *near)) if p is not None}
@@ -168,10 +184,28 @@ def rank(root, phrasings: list[str], index, timeout: float = 30.0, limit: int = 
             candidate.reasons.append(f"touches {near[sha]}" + (", which defines " + ", ".join(f"`{i}`" for i in defines) if defines else ""))
         if candidate is not None:
             scored[sha] = candidate
+    _fold_merges(index, scored)
     best = sorted(scored.values(), key=lambda c: -c.score)[:60]
     _score_files(root, best, query, timeout, set(record_files))
     best.sort(key=lambda c: (-c.score, c.date))
     return best[:limit]
+
+
+def _fold_merges(index, scored: dict) -> None:
+    """A merge and the commit it merged (its second parent) are one change found twice: the
+    commit keeps the better score of the two, the merge leaves the list."""
+    for sha in list(scored):
+        candidate = scored.get(sha)
+        position = index.position(sha)
+        merged = index.rows[position][4] if position is not None else ""
+        if candidate is None or not merged or merged not in scored:
+            continue
+        tip = scored[merged]
+        if candidate.score > tip.score:
+            tip.score = candidate.score
+            tip.reasons = [r for r in candidate.reasons if not r.startswith("a merge")]
+        tip.reasons.append(f"merged by {sha[:10]}")
+        del scored[sha]
 
 
 @dataclass
@@ -203,10 +237,12 @@ def _share(words: set[str], subject_words: set[str], body_words: set[str], idf: 
     """How much of one phrasing's rarity the commit's subject holds, or (at 80%) its whole message:
     a fix's body often describes the symptom its subject does not."""
     in_subject, in_body = words & subject_words, (words & body_words) - subject_words
-    total = sum(idf[w] for w in words) or 1.0
+    # A long report holds more words than any subject: its rarest half (at least four) is the whole.
+    rarities = sorted((idf[w] for w in words), reverse=True)
+    total = sum(rarities[: max(4, (len(rarities) + 1) // 2)]) or 1.0
     subject_share = sum(idf[w] for w in in_subject) / total
     message_share = (sum(idf[w] for w in in_subject) + sum(idf[w] for w in in_body)) / total
-    return max(subject_share, 0.8 * message_share), in_subject, in_body
+    return min(1.0, max(subject_share, 0.8 * message_share)), in_subject, in_body
 
 
 def _score_text(sha: str, date: str, subject: str, subject_words: set[str], body_words: set[str], query: Query, idf: dict,
@@ -224,7 +260,7 @@ def _score_text(sha: str, date: str, subject: str, subject_words: set[str], body
         score += 2 * len(introduced)
         reasons.append("introduced " + ", ".join(f"`{i}`" for i in introduced))
     if evidence.named:
-        score += 4 * len(evidence.named)
+        score += sum(query.named_weights.get(i, 4) for i in evidence.named)
         reasons.append("message names " + ", ".join(f"`{i}`" for i in evidence.named))
     share, in_subject, in_body = max((_share(words, subject_words, body_words, idf) for words in query.phrasings),
                                      key=lambda found: found[0], default=(0.0, set(), set()))

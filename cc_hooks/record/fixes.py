@@ -233,6 +233,13 @@ def _compare(root, sha: str, patch: bytes, guard: Optional[str], blobs: dict, in
     renamed_note = "; ".join(f"{a} is now {b}" for a, b in paths.items() if a != b)
     guard_note = _guard_note(guard, blobs, root, timeout)
     notes = "".join(f"; {n}" for n in (renamed_note, guard_note) if n)
+    absent = [c.path for c in changes if c.added and blobs.get(f"HEAD:{paths[c.path]}") is None]
+    if in_head and absent and len(absent) == len([c for c in changes if c.added]):
+        # Every file the fix added lines to is gone from HEAD under any name git can follow: the code
+        # it fixed was moved beyond recognition or removed; whoever last touched a line back then is
+        # no evidence that the fix is missing from the code that exists now.
+        return Judgement(REWRITTEN, f"{', '.join(absent)} no longer in HEAD (no rename found): the code it fixed "
+                         f"was moved or removed" + notes, paths=paths)
     if not missing and not back:
         if unjudged == len(changes) and not any(c.binary for c in changes):
             return Judgement("empty", "the commit changes no line that can be compared" + notes, paths=paths)

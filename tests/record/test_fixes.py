@@ -179,3 +179,15 @@ def test_who_changed_a_fix_is_remembered_and_extended_from_the_last_tip(fixed, m
     assert result.outcome == GONE and result.by == drop
     shutil.rmtree(root / ".git" / "cc-hooks")
     assert judged(root, fix) == result  # the same as a walk of the whole history
+
+
+def test_a_fix_whose_file_left_under_no_followable_name_is_rewritten_not_gone(fixed):
+    """A line of the fix reverted long ago, then the file moved and rewritten beyond rename detection:
+    the old revert is no evidence that the code which exists now lacks the fix."""
+    root, fix = fixed
+    commit(root, "quieter deletes", {"db.py": FIXED.replace("    log.debug('deleted rows from %s' % table)\n", "")})
+    git(root, "rm", "-q", "db.py")
+    commit(root, "new storage layer", {"storage/sql.py": "class Store:\n    def remove(self, table, where):\n"
+                                                         "        with self.conn:\n            self.conn.execute(table, where)\n"})
+    result = judged(root, fix)
+    assert result.outcome == REWRITTEN and "db.py no longer in HEAD" in result.detail
