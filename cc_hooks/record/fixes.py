@@ -267,6 +267,12 @@ def _verdict(item: _Pending, by: Optional[tuple]) -> Judgement:
         # S deleted the code the fix lived in, not just the fix: the path it fixed is gone, not the fix.
         return Judgement(REWRITTEN, f"{by_sha[:12]} \"{by_subject}\" removed the code around it ({around[0].strip()!r} too): "
                          f"the code path it fixed no longer exists" + notes, by_sha, missing, back, item.paths)
+    taken = sum(canonical(line) in {canonical(r) for r in removed_by_s} for line in missing)
+    if not back and 2 * taken < len(missing):
+        # S took out a few of the missing lines: the rest left in other commits, the fix was reworked over time.
+        return Judgement(REWRITTEN, f"{len(missing)} of its lines are not in HEAD; the last commit to touch {probe!r}, {by_sha[:12]} "
+                         f"\"{by_subject}\", took out {taken} of them: the rest were rewritten over time" + notes,
+                         by_sha, missing, back, item.paths)
     if back or not replacement:
         what = (f"brought back {back[0]!r}, which the fix removed" if back
                 else f"removed {len(missing)} of the fix's lines (first: {probe!r}) and added nothing in their place")

@@ -191,3 +191,20 @@ def test_a_fix_whose_file_left_under_no_followable_name_is_rewritten_not_gone(fi
                                                          "        with self.conn:\n            self.conn.execute(table, where)\n"})
     result = judged(root, fix)
     assert result.outcome == REWRITTEN and "db.py no longer in HEAD" in result.detail
+
+
+def test_a_commit_taking_out_one_of_many_missing_lines_is_no_removal_of_the_fix(tmp_path):
+    """Most of the fix's lines were reworked by other commits; the last one to touch the probe line
+    took out that line alone: the fix was rewritten over time, not removed by that commit."""
+    git(tmp_path, "init", "-q", "-b", "main")
+    git(tmp_path, "config", "user.email", "t@example.com")
+    git(tmp_path, "config", "user.name", "T")
+    commit(tmp_path, "init", {"cache.py": "def hit(stats):\n    return None\n"})
+    fix = commit(tmp_path, "count cache hits", {"cache.py": "def hit(stats):\n    stats.inc('cache/hits')\n"
+                                                            "    stats.inc('cache/lookups')\n    stats.flush_later()\n    return None\n"})
+    commit(tmp_path, "new stats api", {"cache.py": "def hit(stats):\n    stats.inc('cache/hits')\n    stats.count('lookup')\n"
+                                                   "    stats.schedule_flush()\n    return None\n"})
+    last = commit(tmp_path, "hits are counted by the store", {"cache.py": "def hit(stats):\n    stats.count('lookup')\n"
+                                                                         "    stats.schedule_flush()\n    return None\n"})
+    result = judged(tmp_path, fix)
+    assert result.outcome == REWRITTEN and result.by == last and "rewritten over time" in result.detail, result
