@@ -234,7 +234,7 @@ def _idf(words: set[str], found: dict, count: int) -> dict[str, float]:
 
 
 def _share(words: set[str], subject_words: set[str], body_words: set[str], idf: dict) -> tuple[float, set[str], set[str]]:
-    """How much of one phrasing's rarity the commit's subject holds, or (at 80%) its whole message:
+    """How much of one phrasing's rarity the commit's subject holds, or (at 60%) its whole message:
     a fix's body often describes the symptom its subject does not."""
     in_subject, in_body = words & subject_words, (words & body_words) - subject_words
     # A long report holds more words than any subject: its rarest half (at least four) is the whole.
@@ -242,7 +242,7 @@ def _share(words: set[str], subject_words: set[str], body_words: set[str], idf: 
     total = sum(rarities[: max(4, (len(rarities) + 1) // 2)]) or 1.0
     subject_share = sum(idf[w] for w in in_subject) / total
     message_share = (sum(idf[w] for w in in_subject) + sum(idf[w] for w in in_body)) / total
-    return min(1.0, max(subject_share, 0.8 * message_share)), in_subject, in_body
+    return min(1.0, max(subject_share, 0.6 * message_share)), in_subject, in_body
 
 
 def _score_text(sha: str, date: str, subject: str, subject_words: set[str], body_words: set[str], query: Query, idf: dict,
