@@ -124,8 +124,9 @@ REMEDIES: dict[str, str] = {
         "commits). Under this run's load the wall time is about twice the CPU time."
     ),
     "cc-hooks triage": (
-        "Not yet incremental: triage reads every commit message of every ref and word-matches it in Python on each "
-        "run, so it grows with history (its remembered index is issue 22 item 3's second half, not built here)."
+        "Incremental: the words of HEAD's history are a remembered index (cc_hooks/record/history_index.py) "
+        "extended with the commits since the last triage, and the walk over the matched fixes' files is remembered "
+        "per set of fixes; a first triage (or a new set of matched fixes) still walks the whole history once."
     ),
     "cozempic diagnose / cc-hooks transcripts stats": (
         "Both read every line: `transcripts stats` classifies what is before the last boundary, cozempic "

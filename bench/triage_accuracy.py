@@ -5,7 +5,7 @@
 A set file (bench/triage_sets/*.tsv) holds one symptom a line: the true fix commit(s), a tab, the
 symptom as a user reports it (phrasings separated by " | "). The true fix of a merge commit is
 the merge and every commit of its branch (``M^1..M^2``): finding the PR's code commit is finding
-the fix. A candidate list is the triage's prior causes found in history, by rank, then its weaker
+the fix; likewise a merge whose branch holds the labeled commit is the PR that landed it. A candidate list is the triage's prior causes found in history, by rank, then its weaker
 leads. A false regression alarm is a KNOWN verdict ("its fix is gone from HEAD: likely a
 regression") on a symptom whose fix is, as labeled, still in HEAD (every labeled fix was shipped
 and its changelog entry stands).
@@ -50,6 +50,12 @@ def true_fixes(repo: Path, sha: str) -> set[str]:
     return found
 
 
+def merged_by(repo: Path, sha: str, labeled: set[str]) -> bool:
+    """Whether ``sha`` is a merge whose branch (``sha^1..sha^2``) holds a labeled fix."""
+    parents = _git(repo, "rev-list", "--parents", "-n1", sha).split()[1:]
+    return len(parents) > 1 and bool(labeled & set(_git(repo, "rev-list", f"{parents[0]}..{parents[1]}").split()))
+
+
 def candidates(result) -> list[str]:
     """The commits found in history, best first (a triage before ranking: its commit causes in order)."""
     found = [c for c in result.prior if getattr(c, "rank", None)] or [c for c in result.prior if c.source in ("commit", "trailer")]
@@ -71,7 +77,8 @@ def main(argv=None) -> int:
         truth = set().union(*(true_fixes(args.repo, one) for one in sha.split()))
         result = triage(args.repo, phrasings, timeout=120.0)
         found = candidates(result)
-        place = next((i + 1 for i, c in enumerate(found) if c in truth), None)
+        labeled = {_git(args.repo, "rev-parse", f"{one}^{{commit}}").strip() for one in sha.split()}
+        place = next((i + 1 for i, c in enumerate(found) if c in truth or (i < 3 and merged_by(args.repo, c, labeled))), None)
         top1 += place == 1
         top3 += place is not None and place <= 3
         alarm = result.verdict == KNOWN and not gone

@@ -14,6 +14,11 @@ from cc_hooks.audit.report import REPORT_NAME
 from cc_hooks.audit.result import FAIL, STALE, Graded, Question
 
 HISTORY_DOCS = re.compile(r"(?:^|/)(?:CHANGELOG|CHANGES|HISTORY|NEWS)[^/]*$", re.IGNORECASE)
+# Text the code reads or the tests feed it: a template a command copies into other projects, a
+# test corpus's cases and fixtures. Its dates, shas and plan items are examples, not this
+# project's record; a test directory's README is still the project's own doc.
+DATA_DOCS = re.compile(r"(?:^|/)(?:_?templates?|fixtures?|testdata|test_data|__snapshots__)/"
+                       r"|(?:^|/)(?:tests?|testing)/(?!README[^/]*$)", re.IGNORECASE)
 
 
 def stale_claims(view: View, config, deadline, max_docs: int = MAX_DOCS) -> list[Graded]:
@@ -21,7 +26,8 @@ def stale_claims(view: View, config, deadline, max_docs: int = MAX_DOCS) -> list
 
     The texts are HEAD's (what a stranger reads); the claims are verified against the repository
     itself. The ledgers and the questions file are history and pointers, not claims; changelogs
-    are history too; a dependency tree's docs are somebody else's (``cc_hooks.deptrees``).
+    are history too; a dependency tree's docs are somebody else's (``cc_hooks.deptrees``);
+    templates and test data are inputs of the code (``DATA_DOCS``).
     """
     from cc_hooks.claims.extract import claim_from_line, extract_from_text
     from cc_hooks.claims.model import CONTRADICTED
@@ -47,7 +53,8 @@ def stale_claims(view: View, config, deadline, max_docs: int = MAX_DOCS) -> list
     from cc_hooks.deptrees import sweepable
 
     tracked = [p for p in run_git(view.path, "ls-files", "-z", timeout=deadline.timeout()).split("\0") if p]
-    docs = [p for p in sweepable(view.path, tracked, listed=tracked) if p.lower().endswith(DOC_SUFFIXES) and p not in skip and not HISTORY_DOCS.search(p)]
+    docs = [p for p in sweepable(view.path, tracked, listed=tracked) if p.lower().endswith(DOC_SUFFIXES) and p not in skip and not HISTORY_DOCS.search(p)
+            and not DATA_DOCS.search(p)]
     deleted = _deleted_paths(view.path, deadline.timeout())
     for rel in docs[:max_docs]:
         text = "\n".join(read_lines(view.path / rel, MAX_DOC_BYTES))

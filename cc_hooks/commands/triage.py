@@ -61,6 +61,12 @@ def run(args) -> int:
     if root is None:
         raise CliError(f"not a git repository: {args.project}", 2)
     try:
+        from cc_hooks.state import state_dir
+
+        state_dir(root, create=True)  # where the history index is remembered (cc_hooks.record.history_index)
+    except OSError:
+        pass  # a read-only repository: the index is built each run
+    try:
         result = triage(root, args.symptom)
     except GitError as exc:
         raise CliError(str(exc), 2) from exc
@@ -228,13 +234,17 @@ def triage(root: Path, symptoms: list[str], config=None, timeout: float = 30.0) 
     phrasings = [Phrasing.of(s) for s in symptoms if s.strip()]
     result = TriageResult([p.text for p in phrasings], NOVEL)
     rule = FixRule.from_config(config.trailers, config.record.symptoms)
-    commits = read_commits(root, ["--all"], with_body=True, timeout=timeout)
+    from cc_hooks.record import history_index
+
+    index = history_index.load(root, timeout=timeout)  # HEAD's history, remembered
+    # Other refs' commits (a trailer on an unmerged branch is a prior cause too): usually few.
+    others = read_commits(root, ["--all", "--not", "HEAD"] if len(index) else ["--all"], timeout=timeout)
     from cc_hooks.record.decisions import load_decisions
     from cc_hooks.record.symptoms import load_symptoms
 
     ledger = load_symptoms(root, config.record.symptoms)
     decisions = load_decisions(root, config.record.decisions)
-    result.searched = {"commits": len(commits), "symptom_entries": len(ledger.entries) if ledger else 0,
+    result.searched = {"commits": len(index) + len(others), "symptom_entries": len(ledger.entries) if ledger else 0,
                        "decisions": len(decisions.entries) if decisions else 0}
 
     by_sha = _causes_by_sha(ledger)
@@ -247,26 +257,28 @@ def triage(root: Path, symptoms: list[str], config=None, timeout: float = 30.0) 
                 matched_entries.add(entry.slug)
                 _add_entry(result, prior, entry, how)
 
-    for commit in commits:
-        how_trailer = match_any(phrasings, *commit.symptoms) if commit.symptoms else None
+    trailered = [(row[0], row[2], row[3]) for row in reversed(index.rows) if row[3]]
+    trailered += [(c.sha, c.subject, list(c.symptoms)) for c in others if c.symptoms]
+    for sha, subject, symptoms in trailered:
+        how_trailer = match_any(phrasings, *symptoms)
         if not how_trailer:
             continue
-        referenced = _lookup(by_sha, commit.sha)
+        referenced = _lookup(by_sha, sha)
         if referenced:
             entry, cause = referenced
             if entry.slug not in matched_entries:
                 matched_entries.add(entry.slug)
-                _add_entry(result, prior, entry, f"commit {commit.sha[:12]} ({how_trailer})")
+                _add_entry(result, prior, entry, f"commit {sha[:12]} ({how_trailer})")
             continue
-        symptom = "; ".join(commit.symptoms)
-        prior[("commit", commit.sha)] = PriorCause("trailer", symptom, commit.subject, how_trailer, fix=commit.subject,
-                                                   fixes=[FixStatus(commit.sha)])
-        if not any(match_any([Phrasing.of(s)], e.observable) for s in commit.symptoms for e in (ledger.entries if ledger else [])):
-            result.gaps.append(f"`Symptom: {symptom}` ({commit.sha[:12]}) has no {config.record.symptoms} entry")
-    _add_history(root, result, prior, phrasings, commits, config, rule, timeout)
+        symptom = "; ".join(symptoms)
+        prior[("commit", sha)] = PriorCause("trailer", symptom, subject, how_trailer, fix=subject, fixes=[FixStatus(sha)])
+        if not any(match_any([Phrasing.of(s)], e.observable) for s in symptoms for e in (ledger.entries if ledger else [])):
+            result.gaps.append(f"`Symptom: {symptom}` ({sha[:12]}) has no {config.record.symptoms} entry")
+    _add_history(root, result, prior, phrasings, index, config, rule, timeout)
 
     result.prior = list(prior.values())
-    _check_fixes(root, result.prior, commits, timeout)
+    _check_fixes(root, result.prior, index, others, timeout)
+    _superseded(result)
     _add_cause_gaps(result, config.record.symptoms)
     if decisions:
         for entry in decisions.entries:
@@ -282,20 +294,14 @@ def triage(root: Path, symptoms: list[str], config=None, timeout: float = 30.0) 
 HISTORY_CAUSES = 3  # ranked commits shown as prior causes; the first alone can make the verdict
 
 
-def _add_history(root: Path, result: TriageResult, prior: dict, phrasings: list[Phrasing], commits, config, rule, timeout: float) -> None:
-    """Past fixes found by evidence in commits the record does not already name (cc_hooks.record.evidence)."""
+def _add_history(root: Path, result: TriageResult, prior: dict, phrasings: list[Phrasing], index, config, rule, timeout: float) -> None:
+    """Past fixes found by evidence in commits HEAD shipped that the record does not already name
+    (cc_hooks.record.evidence): a commit only on another branch is no lead for a symptom seen here."""
     from cc_hooks.record.evidence import STRONG, rank
 
-    from cc_hooks.git import run_git
-
-    named = {f.sha.lower() for cause in prior.values() for f in cause.fixes}
-    taken = {c.sha for c in commits if any(c.sha.startswith(sha) for sha in named)}
-    # A past fix is one HEAD shipped: a commit only on another branch is no lead for a symptom seen here.
-    shipped = set(run_git(root, "rev-list", "HEAD", check=False, timeout=timeout).split())
-    taken |= {c.sha for c in commits if c.sha not in shipped}
+    named = tuple(f.sha.lower() for cause in prior.values() for f in cause.fixes)
     record = (config.record.symptoms, config.record.decisions)
-    ranked = rank(root, [p.text for p in phrasings], [c for c in commits if c.sha not in taken], timeout,
-                  limit=HISTORY_CAUSES + 5, record_files=record)
+    ranked = rank(root, [p.text for p in phrasings], index, timeout, limit=HISTORY_CAUSES + 5, record_files=record, exclude=named)
     shown = 0
     for candidate in ranked:
         if candidate.score >= STRONG and shown < HISTORY_CAUSES:
@@ -306,6 +312,18 @@ def _add_history(root: Path, result: TriageResult, prior: dict, phrasings: list[
                 result.gaps.append(f"fix commit {candidate.sha[:12]} \"{candidate.subject}\" has no `Symptom:` trailer")
         else:
             result.mentions.append({"sha": candidate.sha, "date": candidate.date, "subject": candidate.subject, "matched_by": candidate.why})
+
+
+def _superseded(result: TriageResult) -> None:
+    """A fix whose lines were taken out by a commit that is itself a lead for this symptom (a prior
+    fix or a ranked commit) was redone, not regressed: the later fix of the same thing replaced it."""
+    leads = {f.full_sha for cause in result.prior for f in cause.fixes if f.full_sha} | {m["sha"] for m in result.mentions}
+    for cause in result.prior:
+        for fix in cause.fixes:
+            if fix.status == "gone" and fix.by and fix.by in leads:
+                fix.status, fix.intact = "rewritten", True
+                fix.detail = (f"changed by {fix.by[:12]}, itself a lead for this symptom: a later fix of the same thing "
+                              f"({fix.detail.split(': likely a regression')[0]})")
 
 
 def _causes_by_sha(ledger) -> dict:
@@ -353,7 +371,7 @@ def _add_cause_gaps(result: TriageResult, symptoms_file: str) -> None:
 # --- is the fix still in HEAD? -------------------------------------------------------------
 
 
-def _check_fixes(root: Path, prior: list[PriorCause], commits, timeout: float) -> None:
+def _check_fixes(root: Path, prior: list[PriorCause], index, others, timeout: float) -> None:
     """Judge every prior fix by what it did (cc_hooks.record.fixes): ancestry, patches and file
     contents in one batch each; a fix whose lines are not all in HEAD costs a few more."""
     from cc_hooks.git import cat_blobs, head, object_types
@@ -363,21 +381,23 @@ def _check_fixes(root: Path, prior: list[PriorCause], commits, timeout: float) -
     if not pairs:
         return
     known = object_types(root, [f.sha for _, f in pairs], timeout=timeout)
-    info = {c.sha: c for c in commits}
+    info = {c.sha: (c.subject, c.date) for c in others}
     for _, fix in pairs:
         found = known.get(fix.sha)
         if found is None or found.split()[1] != "commit":
             fix.status, fix.detail = "missing", "no such commit in this repository"
             continue
         fix.full_sha = found.split()[0]
-        commit = info.get(fix.full_sha)
-        if commit is not None:
-            fix.subject, fix.date = commit.subject, commit.date
+        position = index.position(fix.full_sha)
+        if position is not None:
+            fix.date, fix.subject = index.rows[position][1], index.rows[position][2]
+        elif fix.full_sha in info:
+            fix.subject, fix.date = info[fix.full_sha]
     shas = list(dict.fromkeys(f.full_sha for _, f in pairs if f.full_sha))
     if not shas:
         return
     head_sha = head(root).sha
-    in_head = _ancestors_of_head(root, shas, timeout) if head_sha else set()
+    in_head = {sha for sha in shas if index.position(sha) is not None}  # the index is HEAD's history
     patches = _patches(root, shas, timeout)
     guards = {f.full_sha: cause.guard for cause, f in pairs if f.full_sha and cause.guard}
     names = [n for sha in shas for n in fixmod.prefetch_names(sha, patches.get(sha, b""))]
@@ -389,15 +409,6 @@ def _check_fixes(root: Path, prior: list[PriorCause], commits, timeout: float) -
     for _, fix in pairs:
         if fix.full_sha:
             fix.in_head, fix.intact, fix.status, fix.detail, fix.files, fix.by = checked[fix.full_sha]
-
-
-def _ancestors_of_head(root: Path, shas: list[str], timeout: float) -> set[str]:
-    """The subset of ``shas`` reachable from HEAD: ``rev-list <shas> ^HEAD`` lists exactly the
-    commits that are not, so one process answers for every fix."""
-    from cc_hooks.git import run_git
-
-    listed = set(run_git(root, "rev-list", "--stdin", input="\n".join(shas) + "\n^HEAD\n", timeout=timeout).split())
-    return {sha for sha in shas if sha not in listed}
 
 
 def _patches(root: Path, shas: list[str], timeout: float) -> dict[str, bytes]:

@@ -7,16 +7,18 @@ every commit is scored by what links it to the symptom's words:
 
 - issue numbers the symptom names (``#123``) in the message;
 - identifiers the symptom names (``delete_where``, ``Client.get``, ``KeyError``,
-  ``--no-color``): a commit whose diff adds or removes a line holding one (``git log -G``,
-  one process per identifier, at most four), and its message naming one;
+  ``--no-color``): a commit whose diff adds or removes a line holding one (one ``git log -G``
+  for all of them, at most four), and its message naming one;
 - paths and modules the symptom names, among the files the commit touched;
 - the symptom's words in the subject and body, weighted by how rare each word is in
   this history (a word every commit uses says nothing);
 - the commit changed code: a merge, a release or changelog-only commit loses to the
   commit whose diff is the fix.
 
-Git processes: the history is the caller's (one ``git log``); then one ``git log -G`` per
-identifier and one ``diff-tree --stdin`` for the files of the best candidates.
+Git processes: the history is the caller's index (``cc_hooks.record.history_index``, remembered);
+then one ``git log -G`` for the identifiers (and one ``diff-tree -U0`` of its hits to tell them
+apart), one ``git grep`` and one ``git log`` for the files defining them, and one
+``diff-tree --stdin`` for the files of the best candidates.
 """
 
 from __future__ import annotations
@@ -36,7 +38,12 @@ _IDENT_RE = re.compile(
     r"|\b[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+\b"  # PascalCase: KeyError, UnicodeDecodeError
     r"|\b[a-z]+[A-Z]\w*\b"  # camelCase
     r"|\b\w+\(\)"  # call()
+    r"|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b"  # UPPER_SNAKE: SERVER_NAME, NO_PROXY
 )
+# A name quoted in an error message ("has no attribute '_pin'") when it looks like code.
+_QUOTED_NAME_RE = re.compile(r"""['"]([A-Za-z_][\w.]*[_.][\w.]*\w|_[a-z]\w+)['"]""")
+_CAMEL_RE = re.compile(r"\b[A-Za-z][a-z0-9]*[A-Z]\w*")
+_CAMEL_PART_RE = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 _PATH_RE = re.compile(r"\b[\w./-]+\.(?:py|js|ts|go|rs|c|h|cpp|java|rb|toml|cfg|ini|json|ya?ml|md|rst|txt|sh)\b")
 _MERGE_RE = re.compile(r"^Merge (pull request|branch|remote-tracking branch|tag)\b")
 _RELEASE_RE = re.compile(r"^(release|bump|version|prepare|changelog|update (the )?(changelog|changes|news)|v?\d+\.\d+(\.\d+)?$)", re.I)
@@ -70,8 +77,32 @@ def _stem(word: str) -> str:
     return word[:-1] if len(word) > 4 and word.endswith("e") else word
 
 
+def _with_camel_parts(text: str) -> str:
+    """``text`` and the words of its CamelCase names: ASGITransport -> asgi transport, DigestAuth -> digest auth."""
+    parts = [" ".join(_CAMEL_PART_RE.findall(name)) for name in _CAMEL_RE.findall(text)
+             if not name.endswith(("Error", "Exception", "Warning"))]  # "value error" says nothing ValueError does not
+    return f"{text} {' '.join(parts)}" if parts else text
+
+
 def words_of(text: str) -> set[str]:
-    return {_stem(w) for w in _WORD_RE.findall(text.lower()) if w not in _STOP and len(w) > 1}
+    return {_stem(w) for w in _WORD_RE.findall(_with_camel_parts(text).lower()) if w not in _STOP and len(w) > 1}
+
+
+def word_stemmer():
+    """``words_of`` with a memory of the stems it computed: for indexing many messages."""
+    stems: dict[str, str] = {}
+
+    def words(text: str) -> set[str]:
+        found = set()
+        for word in _WORD_RE.findall(_with_camel_parts(text).lower()):
+            stem = stems.get(word)
+            if stem is None:
+                stem = stems[word] = _stem(word) if word not in _STOP and len(word) > 1 else ""
+            if stem:
+                found.add(stem)
+        return found
+
+    return words
 
 
 @dataclass
@@ -82,12 +113,14 @@ class Query:
     paths: list[str]
     issues: set[str]
     weights: dict = field(default_factory=dict)  # identifier -> what a diff changing it is worth (rarer: more)
+    named_weights: dict = field(default_factory=dict)  # identifier -> what a message naming it is worth
 
     @classmethod
     def of(cls, phrasings: list[str]) -> "Query":
         text = " ".join(phrasings)
         quoted = [m for m in _BACKTICK_RE.findall(text)]
-        idents = list(dict.fromkeys(i.rstrip("()") for i in [*quoted, *_IDENT_RE.findall(text)] if len(i.rstrip("()")) >= 4))
+        found = [*quoted, *_QUOTED_NAME_RE.findall(text), *_IDENT_RE.findall(text)]
+        idents = list(dict.fromkeys(i.rstrip("()") for i in found if len(i.rstrip("()")) >= 4))
         paths = list(dict.fromkeys(_PATH_RE.findall(text)))
         idents = [i for i in idents if i not in paths and " " not in i]
         each = [w for w in (words_of(p) for p in phrasings) if w]
@@ -108,81 +141,127 @@ class Candidate:
         return "; ".join(self.reasons)
 
 
-def rank(root, phrasings: list[str], commits, timeout: float = 30.0, limit: int = CANDIDATES,
-         record_files: tuple[str, ...] = ()) -> list[Candidate]:
-    """The commits of ``commits`` (with bodies) that evidence links to the symptom, best first.
+def rank(root, phrasings: list[str], index, timeout: float = 30.0, limit: int = CANDIDATES,
+         record_files: tuple[str, ...] = (), exclude: tuple[str, ...] = ()) -> list[Candidate]:
+    """The commits of ``index`` (``cc_hooks.record.history_index``: HEAD's history) that evidence
+    links to the symptom, best first; ``exclude``: (abbreviated) shas the record already names.
     ``record_files``: the ledgers; a commit that only edits them records a symptom, fixes nothing."""
     query = Query.of(phrasings)
-    if not (query.words or query.identifiers or query.issues):
+    if not (query.words or query.identifiers or query.issues) or not len(index):
         return []
-    commit_words = [(c, words_of(c.subject), words_of(c.body or "")) for c in commits]
-    idf = _idf(query.words, commit_words)
+    found = _word_hits(index, query)
+    idf = _idf(query.words, found, len(index))
     by_diff = _identifier_hits(root, query.identifiers, timeout)
     hits_per_ident: dict[str, int] = {}
     for idents in by_diff.values():
         for ident in idents:
             hits_per_ident[ident.lstrip("+")] = hits_per_ident.get(ident.lstrip("+"), 0) + 1
-    scale = math.log(max(len(commits), 2))
+    scale = math.log(max(len(index), 2))
     query.weights = {i: 12 * max(0.0, 1 - math.log(max(n, 1)) / scale) for i, n in hits_per_ident.items()}
     homes = _defining_files(root, query.identifiers, timeout)
     for path in query.paths:
         homes.setdefault(path, [])
     near = _commits_touching(root, homes, timeout)
+    named = {i: index.naming(i) for i in query.identifiers}
+    # A message naming a name hundreds of messages name (``TypeError``) says little.
+    query.named_weights = {i: 4 * max(0.1, 1 - math.log(max(len(at), 1)) / scale) for i, at in named.items()}
+    issues = {n: set(index.postings("names", f"#{n}")) for n in query.issues}
+    positions = set(found) | set().union(*named.values(), *issues.values())
+    positions |= {p for p in (index.position(sha) for sha in (*by_diff, *near)) if p is not None}
     scored: dict[str, Candidate] = {}
-    for commit, subject_words, body_words in commit_words:
-        candidate = _score_text(commit, subject_words, body_words, query, idf, by_diff.get(commit.sha, []))
-        if commit.sha in near:
-            candidate = candidate or Candidate(commit.sha, commit.date, commit.subject)
-            defines = homes[near[commit.sha]]
+    for position in positions:
+        sha, date, subject = index.rows[position][:3]
+        if exclude and sha.startswith(exclude):
+            continue
+        subject_words, body_words = found.get(position, (set(), set()))
+        evidence = Evidence(sorted(n for n, at in issues.items() if position in at),
+                            [i for i in query.identifiers if position in named[i]], by_diff.get(sha, []))
+        candidate = _score_text(sha, date, subject, subject_words, body_words, query, idf, evidence)
+        if sha in near:
+            candidate = candidate or Candidate(sha, date, subject)
+            defines = homes[near[sha]]
             candidate.score += 3
-            candidate.reasons.append(f"touches {near[commit.sha]}" + (", which defines " + ", ".join(f"`{i}`" for i in defines) if defines else ""))
+            candidate.reasons.append(f"touches {near[sha]}" + (", which defines " + ", ".join(f"`{i}`" for i in defines) if defines else ""))
         if candidate is not None:
-            scored[commit.sha] = candidate
+            scored[sha] = candidate
+    _fold_merges(index, scored)
     best = sorted(scored.values(), key=lambda c: -c.score)[:60]
     _score_files(root, best, query, timeout, set(record_files))
     best.sort(key=lambda c: (-c.score, c.date))
     return best[:limit]
 
 
-def _idf(words: set[str], commit_words) -> dict[str, float]:
-    count = max(len(commit_words), 1)
+def _fold_merges(index, scored: dict) -> None:
+    """A merge and the commit it merged (its second parent) are one change found twice: the
+    commit keeps the better score of the two, the merge leaves the list."""
+    for sha in list(scored):
+        candidate = scored.get(sha)
+        position = index.position(sha)
+        merged = index.rows[position][4] if position is not None else ""
+        if candidate is None or not merged or merged not in scored:
+            continue
+        tip = scored[merged]
+        if candidate.score > tip.score:
+            tip.score = candidate.score
+            tip.reasons = [r for r in candidate.reasons if not r.startswith("a merge")]
+        tip.reasons.append(f"merged by {sha[:10]}")
+        del scored[sha]
+
+
+@dataclass
+class Evidence:
+    issues: list[str]  # issue numbers the message names
+    named: list[str]  # identifiers the message names
+    diff: list[str]  # identifiers its diff changes ("+x": the commit that introduced x)
+
+
+def _word_hits(index, query: Query) -> dict[int, tuple[set[str], set[str]]]:
+    """position -> (the query's words in its subject, those only in the rest of its message)."""
+    found: dict[int, tuple[set[str], set[str]]] = {}
+    for word in query.words:
+        for kind, slot in (("subject", 0), ("body", 1)):
+            for position in index.postings(kind, word):
+                found.setdefault(position, (set(), set()))[slot].add(word)
+    return found
+
+
+def _idf(words: set[str], found: dict, count: int) -> dict[str, float]:
     df = dict.fromkeys(words, 0)
-    for _, subject_words, body_words in commit_words:
-        for word in words & (subject_words | body_words):
+    for subject_words, body_words in found.values():
+        for word in subject_words | body_words:
             df[word] += 1
-    return {w: math.log((count + 1) / (n + 0.5)) for w, n in df.items()}
+    return {w: math.log((max(count, 1) + 1) / (n + 0.5)) for w, n in df.items()}
 
 
 def _share(words: set[str], subject_words: set[str], body_words: set[str], idf: dict) -> tuple[float, set[str], set[str]]:
-    """How much of one phrasing's rarity the commit's subject holds, or (at 80%) its whole message:
+    """How much of one phrasing's rarity the commit's subject holds, or (at 60%) its whole message:
     a fix's body often describes the symptom its subject does not."""
     in_subject, in_body = words & subject_words, (words & body_words) - subject_words
-    total = sum(idf[w] for w in words) or 1.0
+    # A long report holds more words than any subject: its rarest half (at least four) is the whole.
+    rarities = sorted((idf[w] for w in words), reverse=True)
+    total = sum(rarities[: max(4, (len(rarities) + 1) // 2)]) or 1.0
     subject_share = sum(idf[w] for w in in_subject) / total
     message_share = (sum(idf[w] for w in in_subject) + sum(idf[w] for w in in_body)) / total
-    return max(subject_share, 0.8 * message_share), in_subject, in_body
+    return min(1.0, max(subject_share, 0.6 * message_share)), in_subject, in_body
 
 
-def _score_text(commit, subject_words: set[str], body_words: set[str], query: Query, idf: dict,
-                diff_idents: list[str]) -> Optional[Candidate]:
+def _score_text(sha: str, date: str, subject: str, subject_words: set[str], body_words: set[str], query: Query, idf: dict,
+                evidence: Evidence) -> Optional[Candidate]:
     reasons, score = [], 0.0
-    message = f"{commit.subject}\n{commit.body or ''}"
-    issues = query.issues & set(re.findall(r"#(\d+)", message))
-    if issues:
+    if evidence.issues:
         score += 40
-        reasons.append("names " + ", ".join(f"#{n}" for n in sorted(issues)))
-    changed = [i for i in diff_idents if not i.startswith("+")]
-    introduced = [i[1:] for i in diff_idents if i.startswith("+")]
+        reasons.append("names " + ", ".join(f"#{n}" for n in evidence.issues))
+    changed = [i for i in evidence.diff if not i.startswith("+")]
+    introduced = [i[1:] for i in evidence.diff if i.startswith("+")]
     if changed:
         score += sum(query.weights.get(i, 6) for i in changed)
         reasons.append("its diff changes lines with " + ", ".join(f"`{i}`" for i in changed))
     if introduced:
         score += 2 * len(introduced)
         reasons.append("introduced " + ", ".join(f"`{i}`" for i in introduced))
-    named = [i for i in query.identifiers if i.lower() in message.lower()]
-    if named:
-        score += 4 * len(named)
-        reasons.append("message names " + ", ".join(f"`{i}`" for i in named))
+    if evidence.named:
+        score += sum(query.named_weights.get(i, 4) for i in evidence.named)
+        reasons.append("message names " + ", ".join(f"`{i}`" for i in evidence.named))
     share, in_subject, in_body = max((_share(words, subject_words, body_words, idf) for words in query.phrasings),
                                      key=lambda found: found[0], default=(0.0, set(), set()))
     if share >= 0.2:
@@ -194,36 +273,68 @@ def _score_text(commit, subject_words: set[str], body_words: set[str], query: Qu
             reasons.append("body shares " + " ".join(sorted(in_body, key=lambda w: -idf[w])[:4]))
     if not reasons:
         return None
-    if _FIXISH_RE.search(commit.subject):
+    if _FIXISH_RE.search(subject):
         score += 3
-    if _MERGE_RE.search(commit.subject):
+    if _MERGE_RE.search(subject):
         score -= 6
         reasons.append("a merge (the change is its branch's)")
-    elif _RELEASE_RE.search(commit.subject):
+    elif _RELEASE_RE.search(subject):
         score -= 12
         reasons.append("a release commit")
-    elif _CHORE_RE.search(commit.subject):
+    elif _CHORE_RE.search(subject):
         score -= 3
         reasons.append("a refactor/cleanup")
-    elif _DOCS_SUBJECT_RE.search(commit.subject):
+    elif _DOCS_SUBJECT_RE.search(subject):
         score -= 12
         reasons.append("a docs/chore commit")
-    return Candidate(commit.sha, commit.date, commit.subject, score, reasons)
+    return Candidate(sha, date, subject, score, reasons)
 
 
 def _identifier_hits(root, identifiers: list[str], timeout: float) -> dict[str, list[str]]:
-    """sha -> the identifiers whose lines its diff adds or removes (``git log -G``, one per identifier)."""
+    """sha -> the identifiers whose lines its diff adds or removes; the oldest commit of each is
+    marked ``+x`` (it introduced ``x``, which it fixed nothing about yet).
+
+    One ``git log -G`` for all of them (a history walk computes every commit's diff: one walk,
+    not one per identifier), then, when there are several, one ``diff-tree -U0`` of the commits
+    it found says which identifiers each one's lines hold."""
     from cc_hooks.git import run_git
 
+    if not identifiers:
+        return {}
+    pattern = "|".join(f"({_extended(i)})" for i in identifiers)
+    shas = run_git(root, "log", "HEAD", "--no-ext-diff", "--no-textconv", "--format=%H", f"-G{pattern}",
+                   "--", ".", *_NOT_CODE, check=False, timeout=timeout).split()
+    if len(identifiers) == 1:
+        per_ident = {identifiers[0]: shas}
+    else:
+        per_ident = _attribute(root, identifiers, shas, timeout)
     hits: dict[str, list[str]] = {}
     for ident in identifiers:
-        out = run_git(root, "log", "HEAD", "--no-ext-diff", "--no-textconv", "--format=%H", f"-G{_extended(ident)}",
-                      "--", ".", *_NOT_CODE, check=False, timeout=timeout).split()
-        for sha in out[:-1]:
+        found = [sha for sha in shas if sha in per_ident.get(ident, ())]  # newest first, as git listed them
+        for sha in found[:-1]:
             hits.setdefault(sha, []).append(ident)
-        if out:  # the oldest: the commit that introduced it, which fixed nothing about it yet
-            hits.setdefault(out[-1], []).append(f"+{ident}")
+        if found:
+            hits.setdefault(found[-1], []).append(f"+{ident}")
     return hits
+
+
+def _attribute(root, identifiers: list[str], shas: list[str], timeout: float) -> dict[str, set[str]]:
+    """identifier -> the shas whose added or removed code lines hold it (one ``diff-tree -U0``)."""
+    from cc_hooks.git import run_git_bytes
+
+    found: dict[str, set[str]] = {i: set() for i in identifiers}
+    if not shas:
+        return found
+    proc = run_git_bytes(root, "diff-tree", "--stdin", "-p", "-U0", "--no-color", "--no-ext-diff", "--no-textconv", "--no-renames",
+                         "--root", "--format=%x1e%H", "--", ".", *_NOT_CODE, input="\n".join(shas).encode() + b"\n", timeout=timeout)
+    text = proc.stdout.decode("utf-8", "replace")
+    for record in text.split("\x1e")[1:]:
+        sha, _, patch = record.partition("\n")
+        changed = "\n".join(line for line in patch.split("\n") if line[:1] in "+-" and not line.startswith(("+++ ", "--- ")))
+        for ident in identifiers:
+            if ident in changed:
+                found[ident].add(sha.strip())
+    return found
 
 
 def _defining_files(root, identifiers: list[str], timeout: float) -> dict[str, list[str]]:

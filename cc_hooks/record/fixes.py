@@ -196,7 +196,7 @@ def judge_many(root, fixes: list[tuple], timeout: float = 30.0, blobs: Optional[
         else:
             item.missing.sort(key=lambda line: line in moved)  # probe a line that did not move
             searched.append(item)
-    changed_by = _last_changes(root, [p for p in searched if p.in_head], timeout)
+    changed_by = last_changes(root, [p for p in searched if p.in_head], timeout)
     for item in searched:
         results[item.sha] = _verdict(item, changed_by.get(item.sha))
     return results
@@ -233,6 +233,13 @@ def _compare(root, sha: str, patch: bytes, guard: Optional[str], blobs: dict, in
     renamed_note = "; ".join(f"{a} is now {b}" for a, b in paths.items() if a != b)
     guard_note = _guard_note(guard, blobs, root, timeout)
     notes = "".join(f"; {n}" for n in (renamed_note, guard_note) if n)
+    absent = [c.path for c in changes if c.added and blobs.get(f"HEAD:{paths[c.path]}") is None]
+    if in_head and absent and len(absent) == len([c for c in changes if c.added]):
+        # Every file the fix added lines to is gone from HEAD under any name git can follow: the code
+        # it fixed was moved beyond recognition or removed; whoever last touched a line back then is
+        # no evidence that the fix is missing from the code that exists now.
+        return Judgement(REWRITTEN, f"{', '.join(absent)} no longer in HEAD (no rename found): the code it fixed "
+                         f"was moved or removed" + notes, paths=paths)
     if not missing and not back:
         if unjudged == len(changes) and not any(c.binary for c in changes):
             return Judgement("empty", "the commit changes no line that can be compared" + notes, paths=paths)
@@ -260,6 +267,12 @@ def _verdict(item: _Pending, by: Optional[tuple]) -> Judgement:
         # S deleted the code the fix lived in, not just the fix: the path it fixed is gone, not the fix.
         return Judgement(REWRITTEN, f"{by_sha[:12]} \"{by_subject}\" removed the code around it ({around[0].strip()!r} too): "
                          f"the code path it fixed no longer exists" + notes, by_sha, missing, back, item.paths)
+    taken = sum(canonical(line) in {canonical(r) for r in removed_by_s} for line in missing)
+    if not back and 2 * taken < len(missing):
+        # S took out a few of the missing lines: the rest left in other commits, the fix was reworked over time.
+        return Judgement(REWRITTEN, f"{len(missing)} of its lines are not in HEAD; the last commit to touch {probe!r}, {by_sha[:12]} "
+                         f"\"{by_subject}\", took out {taken} of them: the rest were rewritten over time" + notes,
+                         by_sha, missing, back, item.paths)
     if back or not replacement:
         what = (f"brought back {back[0]!r}, which the fix removed" if back
                 else f"removed {len(missing)} of the fix's lines (first: {probe!r}) and added nothing in their place")
@@ -332,16 +345,40 @@ def _moved(root, lines: list[str], timeout: float) -> dict[str, str]:
     return found
 
 
-def _last_changes(root, items: list[_Pending], timeout: float) -> dict[str, tuple[str, str, list[str], list[str]]]:
+def last_changes(root, items: list[_Pending], timeout: float) -> dict[str, tuple]:
+    """``_last_changes``, remembered (``cc_hooks.memo.remember_log``) for this set of fixes and
+    probes: at a new HEAD only the commits since the last tip are searched, and a change found
+    there is newer than any found before. The walk over the fixes' files since the oldest fix
+    is the costly part of a triage (seconds on 50k commits); the history it read does not change."""
+    from cc_hooks.memo import remember_log
+
+    if not items:
+        return {}
+    keys = {item.sha: f"{item.sha}\0{item.probe}\0" + "\0".join(sorted(item.all_paths())) for item in items}
+
+    def derive(revs, previous):
+        if previous is None or ".." not in revs[0]:
+            found = _last_changes(root, items, timeout)
+        else:
+            found = {sha: tuple(v) for sha, v in previous.items()}
+            found.update(_last_changes(root, items, timeout, since=revs[0].split("..")[0]))
+        return {sha: list(v) for sha, v in found.items()}
+
+    remembered = remember_log(root, "fix-last-changes", sorted(keys.values()), derive, timeout=timeout)
+    return {sha: tuple(v) for sha, v in remembered.items()}
+
+
+def _last_changes(root, items: list[_Pending], timeout: float, since: Optional[str] = None) -> dict[str, tuple[str, str, list[str], list[str]]]:
     """sha -> (sha, subject, the lines it added to and removed from the fix's files) of the newest commit after
     the fix whose diff adds or removes a line holding the fix's probe line. One ``git log -p``
-    over the fixes' files since the oldest of them, newest first (descendants before ancestors)."""
+    over the fixes' files since the oldest of them, newest first (descendants before ancestors);
+    ``since``: only the commits after that one (every fix is its ancestor)."""
     from cc_hooks.git import run_git
 
     if not items:
         return {}
     paths = list(dict.fromkeys(p for item in items for p in item.all_paths()))
-    excluded = [f"^{sha}" for sha in _oldest(root, [item.sha for item in items], timeout)]
+    excluded = [f"^{sha}" for sha in ([since] if since else _oldest(root, [item.sha for item in items], timeout))]
     out = run_git(root, "log", "--topo-order", "-M", "--no-ext-diff", "--no-textconv", "-p", "-U0", "--no-color",
                   f"--format=\x1e%H\x1f%s", "HEAD", *excluded, "--", *paths, check=False, timeout=timeout)
     entries = []  # (sha, subject, {path: (added, removed)})

@@ -300,3 +300,14 @@ def test_a_doc_citing_another_repositorys_commits_is_not_stale(project):
                   "The fix is `deadbeef12` upstream.\n")
     project.commit("Add the validation notes")
     assert by_kind(audit(project), STALE) == []
+
+
+def test_templates_and_test_data_are_not_this_projects_record(project):
+    plan = f"# Next steps\n\n## QUEUED\n- {TODAY} — Add a multiply function `mul()` to the calculator.\n"
+    for rel in ("pkg/templates/next_steps.md", "tests/cases/plan.md", "tests/README.md"):
+        project.write(rel, plan)
+    project.commit("Add a template, a test case and the tests' README")
+    project.write("src/calc.py", project.read("src/calc.py") + "\n\ndef mul(a, b):\n    return a * b\n")
+    project.commit("Add a multiply function mul() to the calculator")
+    stale = by_kind(audit(project), STALE)
+    assert [s.question.source for s in stale] == ["tests/README.md:4"]  # a test directory's README is a doc

@@ -77,3 +77,47 @@ def test_the_terminal_table_says_each_thing_once(history, capsys, monkeypatch):
     render_rich(triage(root, ["delete_where left the connection in an open transaction"]))
     out = capsys.readouterr().out
     assert "#1 in history" in out and out.count("Wrap deletes in a") == 1 and "why:" in out
+
+
+def ranked(result) -> list[str]:
+    return [c.fixes[0].full_sha for c in sorted((c for c in result.prior if c.rank), key=lambda c: c.rank)] + [m["sha"] for m in result.mentions]
+
+
+def test_a_merge_and_the_commit_it_merged_are_one_candidate(history):
+    root, shas = history
+    git(root, "checkout", "-q", "-b", "topic")
+    tip = commit(root, "Respect the proxy bypass list", {"net.py": "def bypass(host, no_proxy):\n    return host in no_proxy\n"})
+    git(root, "checkout", "-q", "main")
+    git(root, "merge", "-q", "--no-ff", "-m", "Merge pull request #7 from someone/proxy-bypass\n\nRespect the proxy bypass list", "topic")
+    merge = git(root, "rev-parse", "HEAD").strip()
+    found = ranked(triage(root, ["the proxy bypass list is not respected"]))
+    assert found[0] == tip and merge not in found
+
+
+def test_a_constant_and_a_camelcase_name_are_evidence(history):
+    root, shas = history
+    commit(root, "Read the environment", {"net.py": "import os\nBYPASS = os.environ.get('NO_PROXY')\n"})
+    fix = commit(root, "Honour the bypass variable when empty", {"net.py": "import os\nBYPASS = os.environ.get('NO_PROXY') or ''\n"})
+    for n in range(3):
+        commit(root, f"Tune the proxy {n}", {f"proxy{n}.py": f"PROXY_{n} = {n}\n"})
+    result = triage(root, ["NO_PROXY is ignored: requests still go through the proxy"])
+    why = [c.matched_by for c in result.prior if c.rank] + [m["matched_by"] for m in result.mentions]
+    assert ranked(result)[0] == fix and "changes lines with `NO_PROXY`" in why[0]
+    transport = commit(root, "Fix exception suppression in the asgi transport", {"asgi.py": "def app():\n    return 500\n"})
+    assert ranked(triage(root, ["ASGITransport still raises the app's exception"]))[0] == transport
+
+
+def test_a_fix_undone_by_a_later_fix_of_the_same_symptom_is_no_regression_alarm(history):
+    from cc_hooks.commands.triage import KNOWN
+
+    root, shas = history
+    commit(root, "Add getwithbase", {"settings.py": "def getwithbase(key):\n    return lookup(key)\n"})
+    first = commit(root, "Fix getwithbase for dotted keys that are import paths",
+                   {"settings.py": "def getwithbase(key):\n    return lookup(load_object(key))\n"})
+    later = commit(root, "Restore the getwithbase of 2.14 for dotted keys",
+                   {"settings.py": "def getwithbase(key):\n    return lookup(key)\n"})
+    result = triage(root, ["getwithbase fails for dotted keys that are import paths"])
+    judged = {f.full_sha: f for cause in result.prior for f in cause.fixes}
+    assert first in judged and later in ranked(result)
+    assert judged[first].status == "rewritten" and later[:12] in judged[first].detail
+    assert result.verdict != KNOWN

@@ -94,7 +94,7 @@ def test_real_removal_is_gone_and_names_the_commit(fixed):
     root, fix = fixed
     removal = commit(root, "simplify delete_where", {"db.py": BEFORE})
     result = judged(root, fix)
-    assert result.outcome == GONE and result.by == removal
+    assert result.outcome == GONE and result.by == removal, (result, walks)
     assert "simplify delete_where" in result.detail and "likely a regression" in result.detail
 
 
@@ -152,3 +152,59 @@ def test_removing_the_code_path_the_fix_lived_in_is_no_regression(tmp_path):
     drop = commit(tmp_path, "remove colorama", {"term.py": "def prompt(text):\n    return read(text)\n"})
     result = judged(tmp_path, fix)
     assert result.outcome == REWRITTEN and result.by == drop and "code path it fixed no longer exists" in result.detail
+
+
+def test_who_changed_a_fix_is_remembered_and_extended_from_the_last_tip(fixed, monkeypatch):
+    """With a state directory, the walk over the fix's files is remembered: at a new HEAD only the
+    commits since the last triage are read, and a newer change supersedes the remembered one."""
+    import shutil
+
+    root, fix = fixed
+    (root / ".git" / "cc-hooks").mkdir()
+    no_log = FIXED.replace("    log.debug('deleted rows from %s' % table)\n", "")
+    partial = commit(root, "quieter deletes", {"db.py": no_log})
+    assert judged(root, fix).by == partial
+    tip = git(root, "rev-parse", "HEAD").strip()
+    commit(root, "unrelated", {"README.md": "hello\n"})
+    import cc_hooks.git as gitmod
+
+    walks = []
+    real = gitmod.run_git
+    monkeypatch.setattr(gitmod, "run_git", lambda *a, **k: (walks.append(a) if "--topo-order" in a else None) or real(*a, **k))
+    assert judged(root, fix).by == partial  # remembered, though no commit since the tip touched it
+    assert len(walks) == 1 and f"^{tip}" in walks[0]  # only the commits since the last tip
+    commit(root, "log deletes again", {"db.py": FIXED})
+    drop = commit(root, "drop the delete log", {"db.py": no_log})
+    result = judged(root, fix)
+    assert result.outcome == GONE and result.by == drop
+    shutil.rmtree(root / ".git" / "cc-hooks")
+    assert judged(root, fix) == result  # the same as a walk of the whole history
+
+
+def test_a_fix_whose_file_left_under_no_followable_name_is_rewritten_not_gone(fixed):
+    """A line of the fix reverted long ago, then the file moved and rewritten beyond rename detection:
+    the old revert is no evidence that the code which exists now lacks the fix."""
+    root, fix = fixed
+    commit(root, "quieter deletes", {"db.py": FIXED.replace("    log.debug('deleted rows from %s' % table)\n", "")})
+    git(root, "rm", "-q", "db.py")
+    commit(root, "new storage layer", {"storage/sql.py": "class Store:\n    def remove(self, table, where):\n"
+                                                         "        with self.conn:\n            self.conn.execute(table, where)\n"})
+    result = judged(root, fix)
+    assert result.outcome == REWRITTEN and "db.py no longer in HEAD" in result.detail
+
+
+def test_a_commit_taking_out_one_of_many_missing_lines_is_no_removal_of_the_fix(tmp_path):
+    """Most of the fix's lines were reworked by other commits; the last one to touch the probe line
+    took out that line alone: the fix was rewritten over time, not removed by that commit."""
+    git(tmp_path, "init", "-q", "-b", "main")
+    git(tmp_path, "config", "user.email", "t@example.com")
+    git(tmp_path, "config", "user.name", "T")
+    commit(tmp_path, "init", {"cache.py": "def hit(stats):\n    return None\n"})
+    fix = commit(tmp_path, "count cache hits", {"cache.py": "def hit(stats):\n    stats.inc('cache/hits')\n"
+                                                            "    stats.inc('cache/lookups')\n    stats.flush_later()\n    return None\n"})
+    commit(tmp_path, "new stats api", {"cache.py": "def hit(stats):\n    stats.inc('cache/hits')\n    stats.count('lookup')\n"
+                                                   "    stats.schedule_flush()\n    return None\n"})
+    last = commit(tmp_path, "hits are counted by the store", {"cache.py": "def hit(stats):\n    stats.count('lookup')\n"
+                                                                         "    stats.schedule_flush()\n    return None\n"})
+    result = judged(tmp_path, fix)
+    assert result.outcome == REWRITTEN and result.by == last and "rewritten over time" in result.detail, result

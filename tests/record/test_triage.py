@@ -206,16 +206,18 @@ def test_many_fixes_are_judged_in_one_batch_each_as_alone(repo, monkeypatch):
     assert judged[fixes["empty"]] == (True, None, "empty") and judged[fixes["reverted"]] == (True, False, "gone")
     assert judged[fixes["changed"]] == (True, True, "rewritten") and judged[fixes["side"]] == (False, False, "not-in-head")
     assert judged[fixes["merge"]] == judged[fixes["topic"]] == (True, True, "intact")
-    assert calls.count("rev-list") == 3 and calls.count("diff-tree") == 1 and "merge-base" not in calls  # HEAD history; ancestry; the oldest fix
+    assert calls.count("rev-list") == 1 and calls.count("diff-tree") == 1 and "merge-base" not in calls  # the oldest fix
     assert calls.count("cat-file") == 2 and "apply" not in calls  # object types, then every file of every fix
     assert calls.count("log") <= 2 and calls.count("grep") <= 1  # the history; who changed the lines of the fixes not intact
     assert calls.count("for-each-ref") == 1  # only the side-branch fix asks where it lives
     from cc_hooks.commands.triage import FixStatus, PriorCause, _check_fixes
+    from cc_hooks.record import history_index
     from cc_hooks.record.trailers import read_commits
 
+    index, others = history_index.load(repo), read_commits(repo, ["--all", "--not", "HEAD"])
     for sha, verdict in judged.items():  # a batch of one gives the same answers
         alone = PriorCause("trailer", "s", "c", "m", fixes=[FixStatus(sha)])
-        _check_fixes(repo, [alone], read_commits(repo, ["--all"], with_body=True), 30.0)
+        _check_fixes(repo, [alone], index, others, 30.0)
         assert (alone.fixes[0].in_head, alone.fixes[0].intact, alone.fixes[0].status) == verdict
 
 

@@ -1,0 +1,70 @@
+"""Triage's index of HEAD's history is remembered and extended with the new commits alone."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from cc_hooks.record import history_index
+
+
+def git(root: Path, *args: str) -> str:
+    return subprocess.run(["git", "-C", str(root), *args], check=True, capture_output=True, text=True).stdout
+
+
+def commit(root: Path, message: str, name: str = "a.py") -> str:
+    path = root / name
+    path.write_text((path.read_text() if path.exists() else "") + message + "\n")
+    git(root, "add", name)
+    git(root, "commit", "-q", "-m", message)
+    return git(root, "rev-parse", "HEAD").strip()
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    git(tmp_path, "init", "-q", "-b", "main")
+    git(tmp_path, "config", "user.email", "t@example.com")
+    git(tmp_path, "config", "user.name", "T")
+    (tmp_path / ".git" / "cc-hooks").mkdir()  # the state directory the cache lives in
+    for n in range(3):
+        commit(tmp_path, f"Add helper {n}")
+    return tmp_path
+
+
+def logged(monkeypatch) -> list:
+    import cc_hooks.git as gitmod
+
+    calls = []
+    real = gitmod.run_git
+    monkeypatch.setattr(gitmod, "run_git", lambda *a, **k: calls.append(a[1:]) or real(*a, **k))
+    return calls
+
+
+def test_a_new_commit_is_read_alone_and_indexed_as_from_scratch(repo, monkeypatch):
+    history_index.load(repo)
+    tip = git(repo, "rev-parse", "HEAD").strip()
+    new = commit(repo, "Close the pager's temp file before get_pager_file unlinks it\n\nFixes #12.\n\nSymptom: PermissionError on exit")
+    calls = logged(monkeypatch)
+    index = history_index.load(repo)
+    assert [c for c in calls if c[0] == "log"][0][-2] == f"{tip}..{new}"  # only the commits since the last tip
+    assert index.rows[-1][0] == new and index.rows[-1][3] == ["PermissionError on exit"]
+    fresh = history_index.HistoryIndex(history_index.extend(None, history_index._read(repo, ["HEAD"], 30.0)))
+    assert index.rows == fresh.rows and index._postings == fresh._postings
+    assert index.postings("subject", "pager") == [3] and index.postings("body", "permissionerror") == [3]
+    assert index.naming("get_pager_file") == {3} and index.postings("names", "#12") == [3]
+
+
+def test_a_rewritten_history_is_indexed_again(repo):
+    history_index.load(repo)
+    git(repo, "reset", "-q", "--hard", "HEAD~2")
+    commit(repo, "Replace the helpers")
+    index = history_index.load(repo)
+    assert [row[2] for row in index.rows] == ["Add helper 0", "Replace the helpers"]
+    assert index.postings("subject", "replac") == [1] and index.postings("subject", "2") == []
+
+
+def test_an_unborn_branch_has_an_empty_index(tmp_path):
+    git(tmp_path, "init", "-q", "-b", "main")
+    assert len(history_index.load(tmp_path)) == 0
