@@ -80,6 +80,8 @@ def hooked_session(repo: Path, config_dir: Path, summary_extra: str = "") -> tup
     summary = f"<summary>Work done:\n- Committed {head} on branch `main`.\n- Fixed it in commit deadbee9.{summary_extra}</summary>"
     s = Synth(session="aaaabbbb-0000-4000-8000-000000000001", cwd=str(repo))
     s.user(f"please fix it {HOSTILE}")
+    s.lines[-1] = s.lines[-1].replace('"timestamp":"2026-01-01T00:00:01.000Z"', f'"timestamp":{json.dumps(HOSTILE)}')
+    assert HOSTILE[:8] in json.loads(s.lines[-1])["timestamp"]  # even a timestamp is transcript text
     s.assistant([{"type": "text", "text": f"Fixed. {HOSTILE}"}])
     s.tool("Bash", {"command": "echo <b>hi</b>"}, f"out {HOSTILE}")
     s.boundary("Work done:\n- Committed on branch `main`.")
@@ -154,6 +156,7 @@ def test_the_markdown_export_fences_hostile_text(git_repo, tmp_path, capsys, mon
     for match in re.finditer(r"^(`{3,})text\n(.*?)\n\1$", out, re.DOTALL | re.MULTILINE):
         assert not re.search(rf"^{match.group(1)}", match.group(2), re.MULTILINE)  # nothing inside closes the fence
     outside = re.sub(r"^(`{3,})text\n.*?\n\1$", "", out, flags=re.DOTALL | re.MULTILINE)
+    outside = re.sub(r"(`+) .*? \1|(`+)[^` ][^\n]*?\2", "", outside)  # inline code spans (``printable.quote``)
     assert "<script>" not in outside and "alert(1)" not in outside
 
 

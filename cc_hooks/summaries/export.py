@@ -107,8 +107,8 @@ def _entries(session, verdicts_of) -> list:
 
 
 def render_markdown(session, verdicts_of) -> str:
-    from cc_hooks.printable import printable, quote
-    from cc_hooks.summaries.render import counts_line, report_heading, verdict_line, annotated
+    from cc_hooks.printable import quote
+    from cc_hooks.summaries.render import annotated, counts_line, report_heading, verdict_line
 
     out = [f"# Claude Code session {quote(session.session_id)}", ""]
     if session.transcript:
@@ -142,7 +142,8 @@ def render_markdown(session, verdicts_of) -> str:
         title = {"user": "**User**", "assistant": "**Assistant**", "tool_result": "*Tool result*"}.get(entry.kind)
         if entry.kind == "tool_use":
             title = f"*Tool call* {quote(entry.name)}"
-        out += [f"{title} {printable(entry.timestamp or '')}".rstrip(), "", _fence(entry.text), ""]
+        when = f" {quote(entry.timestamp)}" if entry.timestamp else ""
+        out += [f"{title}{when}", "", _fence(entry.text), ""]
     return "\n".join(out).rstrip() + "\n"
 
 

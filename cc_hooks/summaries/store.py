@@ -8,7 +8,6 @@ Bounded: a report's text is cut at ``MAX_REPORT_CHARS`` and a session keeps its 
 
 from __future__ import annotations
 
-import calendar
 import json
 import os
 import re
@@ -61,6 +60,8 @@ def _prune(folder) -> None:
 
 def stamp_seconds(stem: str) -> Optional[float]:
     """``cc_hooks.state.stamp`` (``20261201T080059123456Z``) as epoch seconds."""
+    import calendar
+
     match = _STAMP_RE.match(stem)
     if not match:
         return None
