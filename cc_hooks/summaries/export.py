@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import html
 import json
+import os
 import re
 from dataclasses import dataclass
 from typing import Iterator, Optional
@@ -43,8 +44,6 @@ def conversation(path, compactions) -> Iterator[Entry]:
     numbers = {c.boundary_uuid: c.number for c in compactions if c.boundary_uuid}
     summaries = {c.summary_uuid: c.number for c in compactions if c.summary_uuid}
     with open(path, "rb") as handle:
-        import os
-
         size = os.fstat(handle.fileno()).st_size
         for _, raw in iter_raw_lines(file_chunks(handle, size)):
             if b'"user"' not in raw and b'"assistant"' not in raw and b'"compact_boundary"' not in raw:
