@@ -177,3 +177,47 @@ def test_bad_input_is_a_nonzero_exit_with_a_human_message(git_repo, tmp_path, ca
     with pytest.raises(SystemExit) as exc:
         main(["summaries", "export", sid, "--format", "pdf"])
     assert exc.value.code == 2
+
+
+def test_captures_match_their_compaction_by_text_and_reports_by_time(tmp_path: Path) -> None:
+    from cc_hooks.summaries.collect import iso_epoch, merge, transcript_compactions
+
+    s = Synth()
+    s.user("first")
+    s.boundary("alpha summary: the parser")
+    s.user("second")
+    s.boundary("beta summary: the lexer")
+    path = s.write(tmp_path / "s.jsonl")
+    found, session_id, cwd = transcript_compactions(path)
+    assert session_id == s.session and cwd == s.cwd and [c.trigger for c in found] == ["auto", "auto"]
+    late = iso_epoch(json.loads(s.lines[-1])["timestamp"]) + 3600
+    # Both captures are written after both boundaries: time alone would give both to the second.
+    captures = [(late, "c2", {"summary": "<summary>beta summary: the lexer</summary>"}),
+                (late + 1, "c1", {"summary": "<analysis>x</analysis><summary>alpha summary: the parser</summary>"})]
+    reports = [(late + 2, "r", {"source": "compact", "report": "the report"}),
+               (late + 3, "r-resume", {"source": "resume", "report": "not this one"})]
+    items = merge(found, captures, reports)
+    assert [(c.number, c.capture_path) for c in items] == [(1, "c1"), (2, "c2")]
+    assert items[0].report is None and items[1].report["report"] == "the report"
+    assert items[0].summary == "alpha summary: the parser"  # the capture's visible text, no <analysis>
+    orphan = merge([], [(late, "c9", {"summary": "no transcript", "trigger": "manual"})], [])
+    assert [(c.number, c.trigger, c.sources) for c in orphan] == [(1, "manual", ["capture"])]
+
+
+def test_show_on_a_terminal_styles_the_verdicts_and_strips_escapes(git_repo, tmp_path, monkeypatch) -> None:
+    import io
+
+    from rich.console import Console
+
+    from cc_hooks.summaries import collect, render
+
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "cfg"))
+    sid, _ = hooked_session(git_repo, tmp_path / "cfg", summary_extra=f"\n- {HOSTILE}")
+    session = collect.pick_session(collect.project_sessions(git_repo), sid[:6])
+    compaction = collect.pick_compaction(session, 1)
+    stream = io.StringIO()
+    render.print_rich(session, compaction, render.verdicts(compaction), Console(file=stream, force_terminal=True,
+                                                                               width=120, color_system="standard"))
+    out = stream.getvalue()
+    assert "\x1b[1;31m" in out and "CONTRADICTED: no commit deadbee9" in out  # bold red, from rich only
+    assert "\x1b]0;" not in out and "\x1b[2J" not in out and "\u202e" not in out and "alert(1)" in out
