@@ -105,6 +105,7 @@ def test_a_hooked_compaction_shows_its_audit_inline_and_the_report_it_injected(g
     assert item["audit_counts"] == {"VERIFIED": 1, "CONTRADICTED": 1, "UNVERIFIED": 0}
     code, out, _ = cli(capsys, "show", "--project", str(git_repo))
     assert code == 0 and "claims (the audit made at the compaction): 1 verified, 1 contradicted" in out
+    assert cli(capsys, "show", "1", "--project", str(git_repo))[1] == out  # N alone: the newest session's
     assert re.search(r"Fixed it in commit deadbee9\.\n +↳ CONTRADICTED: no commit deadbee9", out), out
     report = next(iter(json.loads(p.read_text())["report"] for p in (git_repo / ".git" / "cc-hooks" / "reports").rglob("*.json")))
     assert "Rehydration report the model received after it" in out
@@ -167,6 +168,7 @@ def test_bad_input_is_a_nonzero_exit_with_a_human_message(git_repo, tmp_path, ca
     cases = [
         (["show", "nosuch", "--project", str(git_repo)], 1, "no session 'nosuch'"),
         (["show", sid, "3", "--project", str(git_repo)], 1, "has compactions 1..1, not 3"),
+        (["show", "3", "--project", str(git_repo)], 1, "has compactions 1..1, not 3"),  # N of the newest session
         (["show", "--transcript", str(tmp_path / "missing.jsonl"), "--project", str(git_repo)], 2, "no such file"),
         (["list", "--project", str(tmp_path)], 2, "not inside a git repository"),
         (["export", sid, "-o", str(tmp_path / "no" / "dir.md"), "--project", str(git_repo)], 2, "no such directory"),

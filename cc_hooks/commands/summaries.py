@@ -60,8 +60,8 @@ def run(args: argparse.Namespace) -> int:
     if args.action == "list":
         return _list(args, sessions)
     try:
-        session = collect.pick_session(sessions, args.session)
-        compaction = collect.pick_compaction(session, getattr(args, "number", None)) if args.action == "show" else None
+        session, number = _pick(args, sessions)
+        compaction = collect.pick_compaction(session, number) if args.action == "show" else None
     except ValueError as exc:
         raise CliError(str(exc), 1) from None
     config = _config(root)
@@ -77,6 +77,19 @@ def run(args: argparse.Namespace) -> int:
     if args.action == "show":
         return _show(args, session, compaction, verdicts_of(compaction))
     return _export(args, session, verdicts_of)
+
+
+def _pick(args, sessions):
+    """(session, N): ``show 2`` with no session of id prefix "2" means the newest session's compaction 2."""
+    from cc_hooks.summaries import collect
+
+    number = getattr(args, "number", None)
+    try:
+        return collect.pick_session(sessions, args.session), number
+    except ValueError:
+        if args.action != "show" or number is not None or not (args.session or "").isdigit() or not sessions:
+            raise
+        return collect.pick_session(sessions, None), int(args.session)
 
 
 def _root(args):
