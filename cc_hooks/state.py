@@ -188,6 +188,7 @@ def state_key(session_id: str) -> str:
 # hook.log                               failures and notes, one JSON object a line
 # checkpoints/<session>/<key>.json       what PreCompact found (key: prompt_id or time)
 # summaries/<session>/<stamp>.json       PostCompact's capture of the harness summary (+ audit)
+# reports/<session>/<stamp>.json         the report SessionStart injected after a compaction (cc_hooks.summaries.store)
 # pending/<session>/<stamp>-<pid>.json   one item of context for the next UserPromptSubmit of that session
 # cache/<kind>-<hash>.json               facts derived from file bytes (cc_hooks.memo)
 # prefetch-<event>.json                  the git commands the last run of <event> issued (cc_hooks.prefetch)

@@ -305,3 +305,28 @@ def test_the_summarys_next_steps_are_dated_by_its_capture(record):
     assert "undated" not in report
     contradicted = section(report, "CONTRADICTED")
     assert "Add the parser regression test for nested lists" in contradicted and "landed:" in contradicted
+
+
+def test_the_report_injected_after_a_compaction_is_kept_as_the_model_received_it(record):
+    from cc_hooks.summaries import store
+
+    report, message = session_start(record, "compact", session_id="sess-keep")
+    session_start(record, "resume", session_id="sess-keep")  # only a compaction's report is kept
+    kept = store.reports(record / ".git" / "cc-hooks", "sess-keep")
+    assert len(kept) == 1
+    _, path, data = kept[0]
+    assert data["report"] == report and data["system_message"] == message and data["source"] == "compact"
+    assert oct(Path(path).stat().st_mode & 0o777) == "0o600"
+
+
+def test_kept_reports_are_bounded_per_session(tmp_path):
+    from cc_hooks.summaries import store
+
+    directory = tmp_path / "cc-hooks"
+    for i in range(store.KEEP_REPORTS + 5):
+        out = json.dumps({"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": f"r{i}" * 10}})
+        store.save_report(directory, "s", "compact", out)
+    kept = store.reports(directory, "s")
+    assert len(kept) == store.KEEP_REPORTS and kept[-1][2]["report"] == "r24" * 10
+    store.save_report(directory, "s", "compact", "not json")  # a malformed output keeps nothing, raises nothing
+    assert len(store.reports(directory, "s")) == store.KEEP_REPORTS

@@ -136,9 +136,12 @@ def _stats(args, paths: list[Path]) -> int:
 
 STATS_COLUMNS = (  # (name, keep): on a narrow terminal the per-kind byte counts go first
     ("session", 100), ("size", 100), ("compactions", 60), ("before last boundary", 40), ("still needed", 30),
-    ("archivable", 90), ("snapshots", 10), ("progress", 11), ("tool results", 12), ("thinking", 13), ("age", 80),
+    ("archivable", 90), ("snapshots", 10), ("progress", 11), ("tool results", 12), ("thinking", 13),
+    ("messages", 14), ("attachments", 15), ("api requests", 16), ("metadata", 9), ("other", 17), ("age", 80),
     ("live", 95),
 )
+KIND_COLUMNS = ("file-history-snapshot", "progress", "tool_results", "thinking", "messages", "attachments",
+                "api_requests", "metadata", "other")
 
 
 def _short_session(text: str) -> str:
@@ -163,18 +166,32 @@ def _print_stats(items, projects, total, plain=None) -> None:
         rows.append([
             printable(f"{item.project}/{Path(item.path).stem}"), hb(item.size), str(item.compactions),
             hb(item.before_boundary), hb(item.needed_before_boundary), hb(item.archivable),
-            hb(c["file-history-snapshot"]), hb(c["progress"]), hb(c["tool_results"]), hb(c["thinking"]),
+            *(hb(c.get(kind, 0)) for kind in KIND_COLUMNS),
             human_age(item.age_seconds), "yes" if item.live else "",
         ])
     for name, t in sorted(projects.items()):
         rows.append([(printable(f"{name} ({t.sessions} sessions)"), "dim"), hb(t.size), str(t.compactions),
-                     hb(t.before_boundary), hb(t.needed_before_boundary), hb(t.archivable), "", "", "", "", "",
-                     str(t.live or "")])
+                     hb(t.before_boundary), hb(t.needed_before_boundary), hb(t.archivable),
+                     *("" for _ in KIND_COLUMNS), "", str(t.live or "")])
     rows.append([("total", "bold"), hb(total.size), str(total.compactions), hb(total.before_boundary),
-                 hb(total.needed_before_boundary), hb(total.archivable), hb(total.categories["file-history-snapshot"]),
-                 hb(total.categories["progress"]), hb(total.categories["tool_results"]),
-                 hb(total.categories["thinking"]), "", str(total.live or "")])
+                 hb(total.needed_before_boundary), hb(total.archivable),
+                 *(hb(total.categories.get(kind, 0)) for kind in KIND_COLUMNS), "", str(total.live or "")])
     print_table("Session transcripts", columns, rows, plain=plain)
+    _print_types(total.types, plain)
+
+
+def _print_types(types: dict, plain=None) -> None:
+    """Every line type seen, with what a resume does with it before the last boundary."""
+    from cc_hooks.printable import printable
+    from cc_hooks.tables import Column, print_table
+    from cc_hooks.transcript.lines import resume_rule
+    from cc_hooks.transcript.stats import human_bytes as hb
+
+    columns = [Column("line type", max_width=28), Column("lines", justify="right"), Column("bytes", justify="right"),
+               Column("archivable", justify="right"), Column("before the last boundary, a resume", wrap=True)]
+    rows = [[printable(name), str(f["lines"]), hb(f["bytes"]), hb(f["archivable"]), resume_rule(name)]
+            for name, f in sorted(types.items(), key=lambda item: -item[1]["bytes"])]
+    print_table("Line types", columns, rows, plain=plain)
 
 
 def _archive_actions(args, paths: list[Path]) -> int:

@@ -120,7 +120,7 @@ def audit_summary(ctx: HookContext, project, summary: str, session_id: str, prom
     from cc_hooks.claims.model import counts
     from cc_hooks.claims.verify import verify_claims
 
-    visible = _SUMMARY_TAG_RE.sub("", _ANALYSIS_RE.sub("", summary))  # the model's scratch work and the wrapper go
+    visible = visible_summary(summary)
     checkpoint = checkpoint_for(ctx.state_dir(), session_id, prompt_id) or {}
     if checkpoint:
         try:
@@ -137,6 +137,11 @@ def audit_summary(ctx: HookContext, project, summary: str, session_id: str, prom
         "missing": missing_items(preserve, visible),
         "checkpoint": checkpoint.get("_path"),
     }
+
+
+def visible_summary(summary: str) -> str:
+    """The summary the audit reads: the model's scratch work (``<analysis>``) and the wrapper go."""
+    return _SUMMARY_TAG_RE.sub("", _ANALYSIS_RE.sub("", summary))
 
 
 def audit_line(audit: dict) -> str:

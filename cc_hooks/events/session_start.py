@@ -51,7 +51,23 @@ def handle(ctx: HookContext):
         summary = _last_summary(directory, event.session_id)
     budget = project.config.hooks.budget_chars
     rehydration = _rehydrate(ctx, project, event.source, summary, capture, notes + capture.notes)
-    return session_start_output(rehydration.markdown, rehydration.system_message, budget)
+    result = session_start_output(rehydration.markdown, rehydration.system_message, budget)
+    if event.source == "compact":
+        _keep_report(ctx, event.session_id, result.stdout)
+    return result
+
+
+def _keep_report(ctx, session_id: str, stdout: str) -> None:
+    """Keep the report as injected, for ``cc-hooks summaries show`` (best effort: the report stands)."""
+    from cc_hooks.summaries.store import save_report
+
+    directory = ctx.state_dir(create=True)
+    if directory is None or not session_id:
+        return
+    try:
+        save_report(directory, session_id, "compact", stdout)
+    except OSError as exc:
+        ctx.log("warning", f"report not kept: {exc}")
 
 
 def _notes(project) -> list[str]:

@@ -9,6 +9,14 @@ the newest leaf, and takes session metadata (mode, titles, tags, …) from metad
 ``attribution-snapshot`` line. So before the last boundary a resume needs: the boundaries, what they
 preserve or point at, the latest line of each "latest wins" metadata type, and every line we cannot
 classify (kept, to be safe).
+
+CLI 2.1.332 adds line types; its loader says what each is to it (a table of
+"transcript" / "boundary-cleared" / "last-wins" / "accumulate" per type):
+``api-request``, ``api-request-blob``, ``api-request-shape`` (and ``api-request-resumed``) log the
+requests it sent, deduplicated by hash, and are cleared at every boundary (after a boundary it writes
+the shape and blobs again); ``cost-state``, ``atis-latch`` and ``tools-used`` are "last wins".
+Resume equivalence on both pinned CLIs (tests/e2e/test_transcript_archive.py) confirms that a resume
+needs none of the first before the last boundary and only the newest of the others.
 """
 
 from __future__ import annotations
@@ -25,9 +33,29 @@ CHAIN_TYPES = frozenset({"user", "assistant", "system", "attachment", "progress"
 LATEST_ONLY = frozenset({
     "last-prompt", "mode", "permission-mode", "custom-title", "ai-title", "tag", "agent-name",
     "agent-color", "agent-setting", "worktree-state", "queue-operation", "summary",
-    "attribution-snapshot",
+    "attribution-snapshot", "cost-state", "atis-latch", "tools-used",
 })
-CATEGORIES = ("file-history-snapshot", "progress", "tool_results", "thinking", "other")
+# Request logs the CLI itself clears at each boundary: nothing after a boundary refers to one before it.
+BOUNDARY_CLEARED = frozenset({"api-request", "api-request-blob", "api-request-shape", "api-request-resumed"})
+METADATA_TYPES = LATEST_ONLY - {"file-history-snapshot"}
+CATEGORIES = ("file-history-snapshot", "progress", "tool_results", "thinking", "messages", "attachments",
+              "api_requests", "metadata", "other")
+UNPARSED = "(unparsed)"
+
+
+def resume_rule(kind: Optional[str]) -> str:
+    """What a resume does with lines of this type before the last boundary (the ``stats`` legend)."""
+    if kind is None or kind == UNPARSED:
+        return "kept (does not parse)"
+    if kind in CHAIN_TYPES:
+        return "chain: kept if a boundary preserves it"
+    if kind == "file-history-snapshot":
+        return "kept for a preserved message, and the newest"
+    if kind in LATEST_ONLY:
+        return "latest wins: the newest is kept"
+    if kind in BOUNDARY_CLEARED:
+        return "request log, cleared at a boundary: archived"
+    return "unknown type: kept"
 
 
 @dataclass(slots=True)
@@ -54,6 +82,7 @@ class KeepPlan:
     compactions: int
     kept_before_boundary: int  # bytes before the last boundary a resume still needs
     categories: dict = field(default_factory=dict)  # category -> bytes (whole file)
+    types: dict = field(default_factory=dict)  # line type -> {"lines", "bytes", "archivable"}
 
     @property
     def kept_size(self) -> int:
@@ -112,7 +141,15 @@ def classify(offset: int, raw: bytes) -> LineInfo:
         info.category = kind
     elif kind == "progress":
         info.category = kind
-    elif kind in ("user", "assistant"):
+    elif kind == "attachment":
+        info.category = "attachments"
+    elif kind in BOUNDARY_CLEARED:
+        info.category = "api_requests"
+    elif kind in METADATA_TYPES:
+        info.category = "metadata"
+    elif kind in ("user", "assistant", "system"):
+        info.category = "messages"
+    if kind in ("user", "assistant"):
         content = (record.get("message") or {}).get("content") if isinstance(record.get("message"), dict) else None
         types = {b.get("type") for b in content if isinstance(b, dict)} if isinstance(content, list) else set()
         if "tool_result" in types:
@@ -144,7 +181,7 @@ def plan_keep(infos: list[LineInfo], size: int) -> KeepPlan:
         categories[info.category] += info.size
     boundaries = [i for i, info in enumerate(infos) if info.boundary is not None]
     if not boundaries:
-        return KeepPlan(size, [(0, size)] if size else [], None, 0, 0, categories)
+        return KeepPlan(size, [(0, size)] if size else [], None, 0, 0, categories, _types(infos, None))
     last = boundaries[-1]
     needed = _referenced_uuids(infos, boundaries)
     keep = [False] * len(infos)
@@ -159,7 +196,19 @@ def plan_keep(infos: list[LineInfo], size: int) -> KeepPlan:
     ranges = _merge((info.start, info.end) for i, info in enumerate(infos) if keep[i])
     before = infos[last].start
     kept_before = sum(min(end, before) - start for start, end in ranges if start < before)
-    return KeepPlan(size, ranges, before, len(boundaries), kept_before, categories)
+    return KeepPlan(size, ranges, before, len(boundaries), kept_before, categories, _types(infos, keep))
+
+
+def _types(infos: list[LineInfo], keep: Optional[list]) -> dict:
+    """Lines, bytes and archivable bytes of each line type (``keep`` None: nothing is archivable)."""
+    found: dict = {}
+    for i, info in enumerate(infos):
+        entry = found.setdefault(info.type or UNPARSED, {"lines": 0, "bytes": 0, "archivable": 0})
+        entry["lines"] += 1
+        entry["bytes"] += info.size
+        if keep is not None and not keep[i]:
+            entry["archivable"] += info.size
+    return dict(sorted(found.items(), key=lambda item: -item[1]["bytes"]))
 
 
 def _needed_before(info: LineInfo, needed: set) -> bool:
@@ -169,6 +218,8 @@ def _needed_before(info: LineInfo, needed: set) -> bool:
         return info.uuid in needed
     if info.type == "file-history-snapshot":
         return info.message_id in needed
+    if info.type in BOUNDARY_CLEARED:
+        return False
     return info.type not in LATEST_ONLY  # a type we cannot classify: keep it
 
 

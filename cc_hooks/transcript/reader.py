@@ -384,6 +384,9 @@ class _Builder:
         self.by_message_id: dict[str, Message] = {}
         self.calls: dict[str, ToolCall] = {}
         self.anchor_index: Optional[int] = None
+        # The lines chained to the boundary before its summary: CLI 2.1.332 writes attachments
+        # (instructions, session_context, date) between the boundary and the summary message.
+        self.before_summary: set = set()
 
     def summary_from(self, record: dict, boundary: Optional[dict], detected_by: str) -> CompactSummary:
         meta = (boundary or {}).get("compactMetadata") or {}
@@ -406,9 +409,11 @@ class _Builder:
         self.result.session_id = record.get("sessionId") or self.result.session_id
         self.result.cwd = record.get("cwd") or self.result.cwd
         if is_boundary(record):
+            if boundary is not None and record.get("uuid") == boundary.get("uuid"):
+                self.before_summary = {boundary.get("uuid")}
             return
         if kind == "user" and (is_summary_flag(record) or is_summary_prefix(record)):
-            if boundary is not None and record.get("parentUuid") == boundary.get("uuid"):
+            if boundary is not None and record.get("parentUuid") in self.before_summary:
                 self.result.summary = self.summary_from(record, boundary, "boundary")
             elif self.result.summary is None or self.result.summary.summary_uuid != record.get("uuid"):
                 # A summary without its boundary line: the live part restarts here.
@@ -416,6 +421,9 @@ class _Builder:
                 how = "isCompactSummary" if is_summary_flag(record) else "prefix"
                 self.result.summary = self.summary_from(record, None, how)
             self.anchor_index = len(self.result.messages)
+            self.before_summary = set()
+        elif self.before_summary and record.get("parentUuid") in self.before_summary:
+            self.before_summary.add(record.get("uuid"))
         message = self._message(record)
         if message is None:
             return

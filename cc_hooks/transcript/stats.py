@@ -21,6 +21,7 @@ class SessionStats:
     needed_before_boundary: int  # of those, what a resume still needs (preserved, metadata, unknown)
     archivable: int  # bytes an archive would move out
     categories: dict
+    types: dict  # line type -> {"lines", "bytes", "archivable"}
     age_seconds: float
     live: Optional[str]  # why it looks live, or None
 
@@ -38,6 +39,7 @@ class Totals:
     needed_before_boundary: int = 0
     archivable: int = 0
     categories: dict = field(default_factory=lambda: dict.fromkeys(CATEGORIES, 0))
+    types: dict = field(default_factory=dict)
 
     def add(self, item: SessionStats) -> None:
         self.sessions += 1
@@ -46,6 +48,10 @@ class Totals:
             setattr(self, name, getattr(self, name) + getattr(item, name))
         for name, value in item.categories.items():
             self.categories[name] = self.categories.get(name, 0) + value
+        for name, figures in item.types.items():
+            entry = self.types.setdefault(name, dict.fromkeys(figures, 0))
+            for key, value in figures.items():
+                entry[key] = entry.get(key, 0) + value
 
 
 def session_stats(path: Path, min_idle: float = DEFAULT_MIN_IDLE, opened: Optional[Iterable[str]] = None,
@@ -62,6 +68,7 @@ def session_stats(path: Path, min_idle: float = DEFAULT_MIN_IDLE, opened: Option
         needed_before_boundary=plan.kept_before_boundary,
         archivable=plan.saved,
         categories=plan.categories,
+        types=plan.types,
         age_seconds=max(now - stat.st_mtime, 0.0),
         live=liveness(path, min_idle, opened, now),
     )

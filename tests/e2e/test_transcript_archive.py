@@ -94,11 +94,16 @@ def test_resume_sends_the_same_request_after_archive_and_after_restore(claude: C
     assert "archived" in done.stdout, done.stdout
     cut = path.read_bytes()
     assert len(cut) < len(original), "archiving moved nothing out: the test would prove nothing"
-    # The first compaction's summary message went to the archive. (CLI 2.1.332 also logs request
-    # bodies in `api-request-blob` lines; cc-hooks cannot classify those, so it keeps them.)
+    # The first compaction's summary message went to the archive, and so did CLI 2.1.332's request
+    # log before the last boundary (`api-request*`), and all but the newest of each "latest wins" line.
     kept_chain = [json.loads(line) for line in cut.splitlines() if line.strip()]
     assert not any(r.get("type") == "user" and "first summary" in json.dumps(r) for r in kept_chain)
-    print(f"cli {claude.version}: {len(original)} -> {len(cut)} bytes")
+    last = max(i for i, r in enumerate(kept_chain) if r.get("subtype") == "compact_boundary")
+    kinds_before = [r.get("type") for r in kept_chain[:last]]
+    assert not set(kinds_before) & {"api-request", "api-request-blob", "api-request-shape"}, kinds_before
+    for kind in ("cost-state", "atis-latch", "tools-used", "mode", "permission-mode"):
+        assert kinds_before.count(kind) <= 1, kind
+    print(f"cli {claude.version}: {len(original)} -> {len(cut)} bytes ({1 - len(cut) / len(original):.0%} moved out)")
 
     after_archive = resume_request(claude, sid)
     assert comparable(after_archive) == comparable(before)

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 CORPUS = Path(__file__).resolve().parents[2] / ".." / "shared" / "corpus" / "transcripts"
+CORPUS_332 = CORPUS.parent / "transcripts-2.1.332"
 
 
 def corpus_transcripts() -> list[Path]:
@@ -25,6 +26,23 @@ def corpus_copy(tmp_path: Path) -> list[Path]:
     if not sources:
         pytest.skip(f"../shared/corpus not present: {CORPUS.resolve()}")
     folder = tmp_path / "projects" / "-home-dev-demo"
+    folder.mkdir(parents=True)
+    copies = []
+    for source in sources:
+        target = folder / source.name
+        shutil.copyfile(source, target)
+        age(target)
+        copies.append(target)
+    return copies
+
+
+@pytest.fixture
+def corpus_332_copy(tmp_path: Path) -> list[Path]:
+    """The real 2.1.332 transcripts (attachments between a boundary and its summary), copied and idle."""
+    sources = sorted(CORPUS_332.glob("*/*.jsonl"))
+    if not sources:
+        pytest.skip(f"../shared/corpus/transcripts-2.1.332 not present: {CORPUS_332.resolve()}")
+    folder = tmp_path / "projects-332" / "-home-dev-demo"
     folder.mkdir(parents=True)
     copies = []
     for source in sources:

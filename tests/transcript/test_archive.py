@@ -235,3 +235,54 @@ def test_plan_counts_match_the_archive(corpus_copy: list[Path], tmp_path: Path) 
     assert sum(plan.categories.values()) == plan.size
     done = arc.archive_session(path, execute=True, root=tmp_path / "a")
     assert done.kept_size == plan.kept_size
+
+
+def session_332(path: Path) -> Path:
+    """A 2.1.332-shaped session: request logs and "latest wins" lines around two compactions."""
+    s = Synth()
+    for c in range(2):
+        history(s, 5)
+        s.meta("api-request-shape", shapeHash=f"shape{c}", shape={"tools": "t" * 3000})
+        s.meta("api-request-blob", hash=f"blob{c}", message={"content": "b" * 3000})
+        s.meta("api-request", id=f"req{c}", shapeHash=f"shape{c}", keep=[f"blob{c}"])
+        for kind in ("cost-state", "atis-latch", "tools-used"):
+            s.meta(kind, value=f"{kind} {c}")
+        s.meta("frame-link", note=f"frame {c}")  # a type cc-hooks does not know: kept
+        s.boundary(f"summary {c}")
+    s.meta("api-request-blob", hash="blob-live", message={"content": "live"})
+    s.user("live prompt")
+    s.write(path)
+    age(path)
+    return path
+
+
+def test_request_logs_before_the_last_boundary_are_archived_and_latest_wins_lines_kept_once(tmp_path: Path) -> None:
+    path = session_332(tmp_path / "p" / "s.jsonl")
+    original = sha(path)
+    plan, _ = plan_file(str(path), path.stat().st_size)
+    assert plan.types["api-request-blob"]["lines"] == 3 and plan.types["api-request-blob"]["archivable"] > 6000
+    assert plan.categories["other"] == plan.types["frame-link"]["bytes"]  # only the unknown type is "other"
+    assert sum(plan.categories.values()) == plan.size == sum(t["bytes"] for t in plan.types.values())
+    arc.archive_session(path, execute=True, root=tmp_path / "a")
+    text = path.read_text()
+    assert "blob0" not in text and "blob1" not in text and "shape1" not in text and "blob-live" in text
+    for kind in ("cost-state", "atis-latch", "tools-used"):
+        assert text.count(f'"{kind}"') == 1 and f"{kind} 1" in text
+    assert text.count('"frame-link"') == 2
+    arc.restore_session(path, execute=True, root=tmp_path / "a")
+    assert sha(path) == original
+
+
+def test_round_trip_is_byte_exact_on_the_332_corpus(corpus_332_copy: list[Path], tmp_path: Path) -> None:
+    root = tmp_path / "archive"
+    for path in corpus_332_copy:
+        original, before = sha(path), read_live(path)
+        plan, _ = plan_file(str(path), path.stat().st_size)
+        assert plan.categories["other"] == 0, plan.types  # every type of 2.1.332 is named
+        done = arc.archive_session(path, execute=True, root=root)
+        assert done.action == "archived" and done.saved > 0.5 * done.original_size
+        after = read_live(path)
+        assert after.summary.detected_by == "boundary"
+        assert [(m.uuid, m.content) for m in after.messages] == [(m.uuid, m.content) for m in before.messages]
+        assert arc.restore_session(path, execute=True, root=root).action == "restored"
+        assert sha(path) == original

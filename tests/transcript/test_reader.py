@@ -26,6 +26,23 @@ def test_corpus_live_part_starts_at_the_last_boundary(corpus_copy: list[Path]) -
         assert live.bad_lines == 0 and live.messages
 
 
+def test_corpus_332_summary_after_attachments_is_found_by_its_boundary(corpus_332_copy: list[Path]) -> None:
+    for path in corpus_332_copy:
+        data = path.read_bytes()
+        live = read_live(path)
+        assert live.summary is not None and live.summary.detected_by == "boundary", path.name
+        assert data.rfind(b'"compact_boundary"') > live.live_offset
+        assert live.summary.text.startswith("This session is being continued")
+        assert live.summary.trigger == "auto" and live.summary.pre_tokens > 0
+        assert live.summary.boundary_uuid and live.summary.summary_uuid
+        kinds = [m.raw.get("attachment", {}).get("type") for m in live.messages[:3]]
+        assert kinds == ["instructions", "session_context", "date"]  # kept: the summary did not restart the part
+        summary_at = next(i for i, m in enumerate(live.messages) if m.uuid == live.summary.summary_uuid)
+        preserved = [i for i, m in enumerate(live.messages) if m.preserved]
+        assert preserved and preserved[0] == summary_at + 1  # relinked right after the summary
+        assert live.bad_lines == 0
+
+
 def test_demo_session_preserved_message_and_prompts(corpus_copy: list[Path]) -> None:
     demo = next(p for p in corpus_copy if p.name.startswith("5d2e4ca7"))
     live = read_live(demo)

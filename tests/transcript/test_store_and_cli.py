@@ -61,6 +61,9 @@ def test_stats_json_per_session_project_and_total(tmp_path: Path, capsys, monkey
     assert item["before_boundary"] == data.rfind(b"\n", 0, data.find(b'"compact_boundary"')) + 1
     assert item["categories"]["progress"] > 0 and item["categories"]["thinking"] > 0
     assert item["archivable"] == item["before_boundary"] - item["needed_before_boundary"]
+    assert item["types"]["progress"]["archivable"] > 0 and report["total"]["types"]["user"]["lines"] > 5
     assert report["total"]["size"] == item["size"] and list(report["projects"]) == [path.parent.name]
     assert main(["transcripts", "stats", "--all"]) == 0
-    assert "Session transcripts" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "Session transcripts" in out and "Line types" in out
+    assert "file-history-snapshot" in out and "latest wins: the newest is kept" in out
