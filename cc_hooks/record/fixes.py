@@ -263,6 +263,12 @@ def _verdict(item: _Pending, by: Optional[tuple]) -> Judgement:
     around = [line for line in removed_by_s if significant(line) and canonical(line) not in added_by_fix]
     if all(_TEST_RE.search(c.path) for c in item.changes):  # a fix that is only tests: their rework undoes no fix
         return Judgement(REWRITTEN, f"its tests were reworked by {by_sha[:12]} \"{by_subject}\"" + notes, by_sha, missing, back, item.paths)
+    if back and not missing and added_by_fix:
+        # Everything the fix added still stands; a line it removed exists again somewhere in the file
+        # (a common line such as `with ctx:` written anew by later work). That is no undoing of the fix.
+        return Judgement(REWRITTEN, f"its added lines are all in HEAD; {by_sha[:12]} \"{by_subject}\" wrote {back[0]!r} "
+                         f"again, a line the fix removed: look there if the symptom is back" + notes,
+                         by_sha, missing, back, item.paths)
     if not back and not replacement and 2 * len(around) >= len(fix_lines_removed):
         # S deleted the code the fix lived in, not just the fix: the path it fixed is gone, not the fix.
         return Judgement(REWRITTEN, f"{by_sha[:12]} \"{by_subject}\" removed the code around it ({around[0].strip()!r} too): "
@@ -273,6 +279,12 @@ def _verdict(item: _Pending, by: Optional[tuple]) -> Judgement:
         return Judgement(REWRITTEN, f"{len(missing)} of its lines are not in HEAD; the last commit to touch {probe!r}, {by_sha[:12]} "
                          f"\"{by_subject}\", took out {taken} of them: the rest were rewritten over time" + notes,
                          by_sha, missing, back, item.paths)
+    restored = [line for line in added_by_s if significant(line) and canonical(line) in removed_by_fix]
+    if back and len(replacement) > len(restored):
+        # S wrote more new code there than it restored: a rework that happens to contain a line the
+        # fix removed (a refactor's `with ctx:`), not an undoing.
+        return Judgement(REWRITTEN, f"rewritten by {by_sha[:12]} \"{by_subject}\": {probe!r} became {replacement[0].strip()!r} "
+                         f"(it also wrote {back[0]!r} again, which the fix removed)" + notes, by_sha, missing, back, item.paths)
     if back or not replacement:
         what = (f"brought back {back[0]!r}, which the fix removed" if back
                 else f"removed {len(missing)} of the fix's lines (first: {probe!r}) and added nothing in their place")

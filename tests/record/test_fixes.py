@@ -208,3 +208,42 @@ def test_a_commit_taking_out_one_of_many_missing_lines_is_no_removal_of_the_fix(
                                                                          "    stats.schedule_flush()\n    return None\n"})
     result = judged(tmp_path, fix)
     assert result.outcome == REWRITTEN and result.by == last and "rewritten over time" in result.detail, result
+
+
+
+def test_a_removed_line_written_again_elsewhere_while_the_fix_stands_is_no_regression(tmp_path):
+    """The fix replaced `conn.rollback()` and everything it added still stands; a later feature writes
+    `conn.rollback()` again in another function. The fix is not undone: no alarm."""
+    root = tmp_path
+    git(root, "init", "-q", "-b", "main")
+    git(root, "config", "user.email", "t@example.com")
+    git(root, "config", "user.name", "T")
+    commit(root, "init", {"db.py": "def close(conn):\n    conn.rollback()\n    conn.close()\n"})
+    fixed = "def close(conn):\n    if conn.in_transaction:\n        conn.commit()\n    conn.close()\n"
+    fix = commit(root, "close keeps the transaction's work", {"db.py": fixed})
+    later = commit(root, "add abort", {"db.py": fixed + "\n\ndef abort(conn):\n    conn.rollback()\n"})
+    result = judged(root, fix)
+    assert result.outcome == REWRITTEN and result.by == later, result
+    assert "likely a regression" not in result.detail and "conn.rollback()" in result.detail
+    undone = commit(root, "simplify close", {"db.py": "def close(conn):\n    conn.rollback()\n    conn.close()\n"
+                                                      "\n\ndef abort(conn):\n    conn.rollback()\n"})
+    assert (judged(root, fix).outcome, judged(root, fix).by) == (GONE, undone)  # the real undoing still alarms
+
+
+
+def test_a_rework_that_writes_one_removed_line_among_new_code_is_rewritten_not_gone(tmp_path):
+    """A refactor replaces the fixed function with new code that happens to contain the line the fix
+    removed (`conn.rollback()`): more new code than restored code is a rework, not an undoing."""
+    root = tmp_path
+    git(root, "init", "-q", "-b", "main")
+    git(root, "config", "user.email", "t@example.com")
+    git(root, "config", "user.name", "T")
+    commit(root, "init", {"db.py": "def close(conn):\n    conn.rollback()\n    conn.close()\n"})
+    fix = commit(root, "close keeps the transaction's work",
+                 {"db.py": "def close(conn):\n    if conn.in_transaction:\n        conn.commit()\n    conn.close()\n"})
+    rework = commit(root, "close takes a keep flag", {"db.py": "def close(conn, keep=True):\n    if keep and conn.dirty:\n"
+                                                               "        conn.flush()\n        conn.save_point()\n    else:\n"
+                                                               "        conn.rollback()\n    conn.close()\n"})
+    result = judged(root, fix)
+    assert result.outcome == REWRITTEN and result.by == rework, result
+    assert "likely a regression" not in result.detail and "conn.rollback()" in result.detail
