@@ -18,6 +18,10 @@ UNCHECKED_NOTE = (
     "cc-hooks captured it but has not verified its claims. Where it disagrees with git or the "
     "record files, the sources win."
 )
+# What the person sees when the prompt hook delivers the item (its systemMessage): PostCompact's own
+# line reaches the screen only after a manual /compact, never after an auto compaction.
+UNCHECKED_NOTICE = "cc-hooks: the compaction summary could not be audited; Claude was told it is unchecked"
+NOTICE_LISTED = 2
 _ANALYSIS_RE = re.compile(r"<analysis>.*?</analysis>", re.DOTALL | re.IGNORECASE)
 _SUMMARY_TAG_RE = re.compile(r"</?summary>", re.IGNORECASE)
 MAX_LISTED = 8
@@ -43,11 +47,13 @@ def handle(ctx: HookContext):
         audit = audit_summary(ctx, project, summary, event.session_id, event.prompt_id)
     except Exception as exc:  # the audit is best effort; the capture stands
         ctx.log("error", f"summary audit failed: {type(exc).__name__}: {exc}")
-        queued = _queue(ctx, directory, event.session_id, {"kind": "summary", "capture": str(path), "text": UNCHECKED_NOTE})
+        queued = _queue(ctx, directory, event.session_id, {"kind": "summary", "capture": str(path), "text": UNCHECKED_NOTE,
+                                                           "notice": UNCHECKED_NOTICE})
         return post_compact_output(f"{line}; audit failed{'' if queued else '; nothing queued for the next prompt'}.")
     if problem is None:
         _write(ctx, path, {**capture, "audit": audit})
-    queued = _queue(ctx, directory, event.session_id, {"kind": "summary-audit", "capture": str(path), "text": audit_text(audit)})
+    queued = _queue(ctx, directory, event.session_id, {"kind": "summary-audit", "capture": str(path), "text": audit_text(audit),
+                                                       "notice": audit_notice(audit)})
     tail = "" if queued else "; the audit could not be queued for the next prompt"
     return post_compact_output(f"{line}; {audit_line(audit)}{tail}.")
 
@@ -116,6 +122,25 @@ def audit_line(audit: dict) -> str:
     if audit["preserve_total"]:
         line += f"; {len(audit['missing'])} of {audit['preserve_total']} must-keep item(s) missing from it"
     return line
+
+
+def audit_notice(audit: dict) -> str:
+    """One line for the person: what the summary got wrong (the claims it contradicts, the must-keep
+    items it lost), then the counts. Summary text is quoted: it is data, and hostile until quoted."""
+    from cc_hooks.printable import quote
+
+    c, wrong = audit["counts"], [claim for claim in audit["claims"] if claim["verdict"] == "CONTRADICTED"]
+    parts = []
+    if wrong:
+        listed = "; ".join(f"{quote(claim['text'], 60)} ({quote(claim['evidence'], 60)})" for claim in wrong[:NOTICE_LISTED])
+        more = f"; {len(wrong) - NOTICE_LISTED} more" if len(wrong) > NOTICE_LISTED else ""
+        parts.append(f"the compaction summary got {len(wrong)} claim(s) wrong: {listed}{more}")
+    if audit["missing"]:
+        lost = f"{len(audit['missing'])} of {audit['preserve_total']} must-keep item(s)"
+        parts.append(f"it lost {lost}" if parts else f"the compaction summary lost {lost}")
+    if not parts:
+        parts.append("nothing in the compaction summary is contradicted" + ("" if audit["claims"] else " (it names nothing checkable)"))
+    return f"cc-hooks: {'; '.join(parts)} — {c['VERIFIED']} verified, {c['CONTRADICTED']} contradicted, {c['UNVERIFIED']} unverified"
 
 
 def audit_text(audit: dict) -> str:
