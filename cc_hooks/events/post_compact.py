@@ -124,17 +124,27 @@ def audit_line(audit: dict) -> str:
     return line
 
 
-def audit_notice(audit: dict) -> str:
-    """One line for the person: what the summary got wrong (the claims it contradicts, the must-keep
-    items it lost), then the counts. Summary text is quoted: it is data, and hostile until quoted."""
+def audit_notice(audit: dict, limit: int = 300) -> str:
+    """One line for the person, at most ``limit`` characters: what the summary got wrong (the claims it
+    contradicts, the must-keep items it lost), then the counts. Summary text is quoted, and whole quotes
+    are dropped to fit (a cut one could leave its text outside the code span)."""
+    for listed in range(NOTICE_LISTED, -1, -1):
+        line = _notice(audit, listed)
+        if len(line) <= limit:
+            return line
+    return line
+
+
+def _notice(audit: dict, listed: int) -> str:
     from cc_hooks.printable import quote
 
     c, wrong = audit["counts"], [claim for claim in audit["claims"] if claim["verdict"] == "CONTRADICTED"]
     parts = []
     if wrong:
-        listed = "; ".join(f"{quote(claim['text'], 60)} ({quote(claim['evidence'], 60)})" for claim in wrong[:NOTICE_LISTED])
-        more = f"; {len(wrong) - NOTICE_LISTED} more" if len(wrong) > NOTICE_LISTED else ""
-        parts.append(f"the compaction summary got {len(wrong)} claim(s) wrong: {listed}{more}")
+        named = "; ".join(f"{quote(claim['text'], 60)} ({quote(claim['evidence'], 60)})" for claim in wrong[:listed])
+        more = len(wrong) - min(listed, len(wrong))
+        tail = (f"; {more} more" if named else "") if more else ""
+        parts.append(f"the compaction summary got {len(wrong)} claim(s) wrong" + (f": {named}{tail}" if named else ""))
     if audit["missing"]:
         lost = f"{len(audit['missing'])} of {audit['preserve_total']} must-keep item(s)"
         parts.append(f"it lost {lost}" if parts else f"the compaction summary lost {lost}")
