@@ -34,7 +34,6 @@ def handle(ctx: HookContext):
     if directory is None:
         return None
     config, _ = load_config_or_default(ctx.repo_root())
-    ctx.deadline.reset(config.hooks.user_prompt_submit_seconds)  # the configured budget, as the other events
     if ctx.deadline.expired():
         return None  # the runtime has given up on us: leave the queue for the next prompt
     room = max(200, min(config.hooks.budget_chars, OUTPUT_CAP_CHARS - 200))  # as protocol.truncate counts
