@@ -19,12 +19,13 @@ from typing import Any, Literal, Optional
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from cc_hooks.printable import printable
 from cc_hooks.hook_result import HookResult
+from cc_hooks.printable import clean, printable
 
 KNOWN_SOURCES = ("startup", "resume", "clear", "compact", "fork")
 KNOWN_TRIGGERS = ("manual", "auto")
 OUTPUT_CAP_CHARS = 10_000  # Claude Code spills longer hook output to a file
+VISIBLE_LINE_CHARS = 300  # a systemMessage is one line on the person's screen: about two terminal rows
 DEFAULT_BUDGET_CHARS = 6_000
 
 
@@ -119,14 +120,23 @@ def truncate(text: str, budget: int, pointer: str = "run `cc-hooks rehydrate` fo
 def session_start_output(context: str, system_message: str | None, budget: int) -> HookResult:
     out = ContextOutput(
         hookSpecificOutput=SessionStartSpecific(additionalContext=truncate(printable(context), budget)),
-        systemMessage=truncate(printable(system_message), 300) if system_message else None,
+        systemMessage=visible_line(system_message) if system_message else None,
     )
     return HookResult(stdout=out.model_dump_json(exclude_none=True))
 
 
-def user_prompt_submit_output(context: str, budget: int) -> HookResult:
-    out = ContextOutput(hookSpecificOutput=UserPromptSubmitSpecific(additionalContext=truncate(printable(context), budget)))
+def user_prompt_submit_output(context: str, budget: int, system_message: str | None = None) -> HookResult:
+    out = ContextOutput(
+        hookSpecificOutput=UserPromptSubmitSpecific(additionalContext=truncate(printable(context), budget)),
+        systemMessage=visible_line(system_message) if system_message else None,
+    )
     return HookResult(stdout=out.model_dump_json(exclude_none=True))
+
+
+def visible_line(text: str, limit: int = VISIBLE_LINE_CHARS) -> str:
+    """``text`` as the one line a person sees (``systemMessage``): printable, on one line, cut with "…"."""
+    line = clean(text)
+    return line if len(line) <= limit else line[: limit - 1].rstrip() + "…"
 
 
 def pre_compact_output(instructions: str, budget: int) -> HookResult:

@@ -4,10 +4,16 @@ The hooks block is defined here, in Python (``EVENTS``, ``TIMEOUTS``,
 ``hook_command``); ``settings.example.json`` at the repo top is rendered from it
 and a test keeps the two equal.
 
+The wired command is short (``"$CLAUDE_PROJECT_DIR"/.claude/cc-hooks hook``): Claude Code
+echoes it as the hook's name at a manual ``/compact``. The logic that finds an installation
+lives in a launcher file ``install`` writes beside the settings (``launcher_text``); earlier
+releases wired that logic inline (``hook_command``, the "long form"), which still works and is
+still recognised, and ``install`` replaces it.
+
 Our handlers are recognised by their command string (it runs ``cc-hooks hook``,
-``cc_hooks hook`` or ``cc-hooks" hook``), never by an extra key: Claude Code's
-schema for handler objects is not ours to extend. Everything else in the file
-(other keys, foreign hooks, their order) is kept as it is.
+``cc_hooks hook`` or ``cc-hooks" hook``), never by an extra key: Claude Code's schema for
+handler objects is not ours to extend. Everything else in the file (other keys, foreign hooks,
+their order) is kept as it is.
 """
 
 from __future__ import annotations
@@ -55,7 +61,8 @@ class SettingsError(Exception):
 
 
 def hook_command(scope: str, executable: Optional[str] = None) -> str:
-    """The shell command Claude Code runs for every event.
+    """The shell logic that runs cc-hooks for every event: the launcher's body (``launcher_text``),
+    and the command earlier releases wired inline (the long form, still recognised and working).
 
     It tries a pinned cc-hooks first (project: ``$CLAUDE_PROJECT_DIR/.venv``,
     portable across machines; local/user: this installation's absolute path),
@@ -89,8 +96,11 @@ _SCRIPT_PIN = re.compile(r"\[ -x ('[^']*/cc-hooks'|[^\s';]*/cc-hooks) \] && exec
 
 
 def prompt_command(command: str) -> str:
-    """UserPromptSubmit's command for ``command`` (one ``hook_command`` wrote): the gate of the pinned
-    installation first, then ``command`` unchanged (an editable install, another command: as before)."""
+    """UserPromptSubmit's command for ``command``: a launcher's with ``--gate`` (the launcher runs the
+    gate); for the long form, the gate of the pinned installation first, then ``command`` unchanged
+    (an editable install, another command: as before)."""
+    if is_short(command):
+        return f"{command} {GATE_FLAG}"
     if command.startswith(_PROJECT_PIN):
         return _PROJECT_PIN + _gate('"$d"', '"$d/cc-hooks"') + command[len(_PROJECT_PIN):]
     pinned = _SCRIPT_PIN.match(command)
@@ -108,6 +118,66 @@ _GATE_CODE = "import sys; sys.path[0:0] = sys.argv[1:2]; import prompt_gate; sys
 def _gate(bin_dir: str, script: str) -> str:
     return (f'for g in {bin_dir}{GATE_GLOB}; do [ -f "$g" ] && [ -x {script} ] && '
             f'exec {bin_dir}/python -I -S -c {shlex.quote(_GATE_CODE)} "${{g%/*}}" {script} hook; done; ')
+
+
+# --- the launcher: what the short wired command runs -----------------------------------------------
+
+# The project scope's launcher is .claude/cc-hooks, committed with .claude/settings.json (it holds no
+# machine path). The machine scopes (local, user) share one in the user config dir that pins this
+# installation: their commands are then identical, and Claude Code runs an identical command once.
+LAUNCHER_NAME = "cc-hooks"
+LAUNCHER_MARK = "# cc-hooks launcher"
+GATE_FLAG = "--gate"
+
+
+def launcher_path(scope: str, project_root: Path) -> Path:
+    if scope == "project":
+        return project_root / ".claude" / LAUNCHER_NAME
+    return user_config_dir() / LAUNCHER_NAME
+
+
+def wired_command(scope: str) -> str:
+    """The short command Claude Code runs (and echoes) for every event: the scope's launcher."""
+    if scope == "project":
+        return f'"$CLAUDE_PROJECT_DIR"/.claude/{LAUNCHER_NAME} hook'
+    return f"{shlex.quote(str(user_config_dir() / LAUNCHER_NAME))} hook"
+
+
+def launcher_text(scope: str, executable: Optional[str] = None) -> str:
+    """The launcher file: ``hook_command``'s logic, with the prompt gate first for ``hook --gate``."""
+    body = hook_command(scope, executable)
+    where = "the project's .venv" if scope == "project" else "this installation (an absolute path)"
+    return "\n".join([
+        "#!/bin/sh",
+        f"{LAUNCHER_MARK}, written by `cc-hooks install --scope {scope}` (run it again to rewrite this file).",
+        *([] if scope == "project" else ["# It serves both machine scopes (local and user settings name it alike)."]),
+        f"# Claude Code runs `<this file> hook` for every event: cc-hooks from {where}, else from PATH;",
+        "# with neither, one line on stderr and exit 0, so a missing installation never breaks a session.",
+        f"# `hook {GATE_FLAG}` (UserPromptSubmit) starts with the installation's prompt gate (python -I -S).",
+        f'if [ "$2" = {GATE_FLAG} ]; then',
+        f"    {prompt_command(body)}",
+        "else",
+        f"    {body}",
+        "fi",
+        "",
+    ])
+
+
+def is_launcher(path: Path) -> bool:
+    """Whether ``path`` is a launcher cc-hooks wrote (a person's own file is never touched)."""
+    try:
+        with open(path, "rb") as handle:
+            return LAUNCHER_MARK.encode() in handle.read(256)
+    except OSError:
+        return False
+
+
+def is_short(command: str) -> bool:
+    """Whether ``command`` is a launcher's short form (not the long form of earlier releases)."""
+    head = command.removesuffix(f" {GATE_FLAG}")
+    return head in {wired_command(scope) for scope in SCOPES} or (
+        head.endswith(f"/{LAUNCHER_NAME} hook") and ";" not in head and "&&" not in head
+    )
 
 
 def is_ours(handler: Any) -> bool:
@@ -131,7 +201,7 @@ def hooks_block(command: str) -> dict[str, list[dict[str, Any]]]:
 
 def render_example() -> str:
     """The text of ``settings.example.json`` (the project-scope block)."""
-    return json.dumps({"hooks": hooks_block(hook_command("project"))}, indent=2) + "\n"
+    return json.dumps({"hooks": hooks_block(wired_command("project"))}, indent=2) + "\n"
 
 
 # -- where the files are -------------------------------------------------------
@@ -402,6 +472,7 @@ def write(settings: SettingsFile, new: bytes) -> Optional[Path]:
 # --- the project scope must be committable --------------------------------------------------------
 
 PROJECT_SETTINGS = ".claude/settings.json"
+PROJECT_LAUNCHER = ".claude/" + LAUNCHER_NAME
 
 
 def ignore_rule(project_root: Path, rel: str = PROJECT_SETTINGS) -> Optional[str]:

@@ -165,7 +165,7 @@ def test_the_same_command_in_two_scopes_is_fine(healthy_repo, home):
 
 def test_a_malformed_settings_file_is_named(healthy_repo, home):
     user = home / "claude-config" / "settings.json"
-    user.parent.mkdir()
+    user.parent.mkdir(exist_ok=True)  # the local scope's launcher may be there already
     user.write_text("{oops", encoding="utf-8")
     code, checks = doctor(healthy_repo, home)
     assert code == 1 and failing(checks) == {"settings (user)"}

@@ -66,7 +66,7 @@ def test_the_first_hour_block_is_green_healthy_plain_and_sweeps_no_venv(newcomer
     for proc in (audit, check, doctor):
         assert not BOX.search(proc.stdout), proc.stdout  # into a pipe: plain, unwrapped
     hook = next(line for line in doctor.stdout.splitlines() if line.startswith("hook runs"))
-    assert hook.endswith("hook skipped (see cc-hooks doctor)' >&2")  # the wired command, whole
+    assert hook.endswith('"$CLAUDE_PROJECT_DIR"/.claude/cc-hooks hook')  # the wired command, whole (unwrapped)
     rehydrate = subprocess.run([str(repo / ".venv" / "bin" / "cc-hooks"), "rehydrate", "--json"], cwd=repo, env=env,
                                capture_output=True, text=True, timeout=120)
     assert json.loads(rehydrate.stdout)["claims"] == []  # no placeholder resume point reported as a claim
@@ -99,7 +99,7 @@ def test_a_clone_of_a_project_that_ignores_dot_claude_shows_the_warning(readme_i
     assert "settings (project) committable  warn" in doctor.stdout, doctor.stdout
     assert "a clone of this repository gets no hooks" in doctor.stdout
     add = commit_what_init_lists(clone, proc.stdout)  # init's hint force-adds the settings file
-    assert add.endswith("&& git add -f .claude/settings.json")
+    assert add.endswith("&& git add -f .claude/settings.json .claude/cc-hooks")  # the settings and their launcher
     audit, check, doctor = first_hour(clone, env)
     # A clone has an upstream: the one FAIL is the commit not pushed yet, and it says so in one line.
     assert check.returncode == 1 and "9/10 PASS, 1 FAIL" in check.stdout, check.stdout

@@ -190,6 +190,7 @@ def test_post_compact_capture_is_delivered_exactly_once(repo):
     first = run_hook(event("UserPromptSubmit", repo, prompt="go on"), repo)
     context = json.loads(first.stdout)["hookSpecificOutput"]
     assert context["hookEventName"] == "UserPromptSubmit" and "not verified" in context["additionalContext"]
+    assert json.loads(first.stdout)["systemMessage"].startswith("cc-hooks: nothing in the compaction summary is contradicted")
     second = run_hook(event("UserPromptSubmit", repo, prompt="again"), repo)
     assert (second.returncode, second.stdout) == (0, b"")
     other_session = run_hook({**event("UserPromptSubmit", repo, prompt="x"), "session_id": "sess-2"}, repo)

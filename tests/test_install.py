@@ -189,7 +189,7 @@ def test_an_outdated_entry_is_updated_in_place(git_repo, home):
     proc = cli("install", cwd=git_repo, home=home)
     assert "SessionStart: updated" in proc.stdout and "PreCompact: installed" in proc.stdout
     data = json.loads(path.read_text(encoding="utf-8"))
-    assert data["hooks"]["SessionStart"] == settings.hooks_block(settings.hook_command("project"))["SessionStart"]
+    assert data["hooks"]["SessionStart"] == settings.hooks_block(settings.wired_command("project"))["SessionStart"]
 
 
 @pytest.mark.parametrize(
@@ -203,9 +203,10 @@ def test_machine_scopes_write_this_installations_absolute_command(git_repo, home
     proc = cli("install", "--scope", scope, cwd=git_repo, home=home)
     assert proc.returncode == 0, proc.stderr
     data = json.loads(where(git_repo, home).read_text(encoding="utf-8"))
-    assert data == {"hooks": settings.hooks_block(settings.hook_command(scope))}
-    assert str(Path(sys.executable).parent) in data["hooks"]["PreCompact"][0]["hooks"][0]["command"]
-    assert not project_settings(git_repo).exists()
+    launcher = home / "claude-config" / "cc-hooks"  # both machine scopes: one launcher, one command
+    assert data["hooks"]["PreCompact"][0]["hooks"][0]["command"] == f"{launcher} hook"
+    assert str(Path(sys.executable).parent) in launcher.read_text(encoding="utf-8")
+    assert not project_settings(git_repo).exists() and not (git_repo / ".claude" / "cc-hooks").exists()
 
 
 def test_install_from_a_subdirectory_targets_the_work_tree_top(git_repo, home):

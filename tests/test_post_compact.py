@@ -59,3 +59,46 @@ def test_the_compaction_confirms_the_checkpoint_of_its_own_prompt(repo):
     run_hook(event("PreCompact", repo.root, trigger="auto", prompt_id="p-2"), repo.root)  # fired, then bailed out
     run_hook(event("PostCompact", repo.root, trigger="manual", prompt_id="p-1", compact_summary="<summary>s</summary>"), repo.root)
     assert "compacted" in checkpoint("p-1") and "compacted" not in checkpoint("p-2")
+
+
+@pytest.fixture
+def roomy(repo):
+    """The prompt hook's 1 s budget, raised: on a loaded machine its start-up alone can take that."""
+    import subprocess
+
+    (repo.root / ".cc-hooks.toml").write_text("[hooks]\nuser_prompt_submit_seconds = 4\n")
+    subprocess.run(["git", "-C", str(repo.root), "add", ".cc-hooks.toml"], check=True)
+    subprocess.run(["git", "-C", str(repo.root), "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q",
+                    "-m", "Give the prompt hook room"], check=True)
+    subprocess.run(["git", "-C", str(repo.root), "push", "-q", "origin", "HEAD"], check=True, capture_output=True)
+    return repo
+
+
+def test_the_person_is_told_in_one_line_what_the_summary_got_wrong(roomy):
+    """Issue 18: the audit's line reaches the screen with the next prompt, after an auto compaction too."""
+    repo = roomy
+    unrecorded_fix(repo)
+    compact(repo, "<summary>The bug was fixed in commit deadbeef42.\x1b[2J Next: ship `x`.</summary>")
+    proc = run_hook(event("UserPromptSubmit", repo.root, prompt="go on"), repo.root)
+    message = json.loads(proc.stdout)["systemMessage"]
+    assert message.startswith("cc-hooks: the compaction summary got 1 claim(s) wrong: ")
+    assert "`no commit deadbeef42 in this repository`" in message and "it lost 1 of 1 must-keep item(s)" in message
+    assert message.endswith("0 verified, 1 contradicted, 0 unverified")
+    assert "\x1b" not in message and "\n" not in message and len(message) <= 300
+    assert "systemMessage" not in (run_hook(event("UserPromptSubmit", repo.root, prompt="again"), repo.root).stdout.decode())
+
+
+def test_a_summary_with_nothing_wrong_says_so(roomy):
+    repo = roomy
+    compact(repo, "<summary>We talked.</summary>")
+    proc = run_hook(event("UserPromptSubmit", repo.root, prompt="go on"), repo.root)
+    message = json.loads(proc.stdout)["systemMessage"]
+    assert message.startswith("cc-hooks: nothing in the compaction summary is contradicted (it names nothing checkable)")
+
+
+def test_a_lost_must_keep_item_alone_is_named(roomy):
+    unrecorded_fix(roomy)
+    compact(roomy, "<summary>We talked.</summary>")
+    proc = run_hook(event("UserPromptSubmit", roomy.root, prompt="go on"), roomy.root)
+    assert json.loads(proc.stdout)["systemMessage"].startswith("cc-hooks: the compaction summary lost 1 of 1 must-keep item(s) — ")
+

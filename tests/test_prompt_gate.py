@@ -51,8 +51,25 @@ def payload(repo: Path, session: str = "s-1", event: str = "UserPromptSubmit", *
     return json.dumps({"hook_event_name": event, "session_id": session, "cwd": str(repo), "prompt": "go on", **extra}).encode()
 
 
-def run_wired(repo: Path, data: bytes, scope: str = "project") -> subprocess.CompletedProcess:
-    command = settings.hooks_block(settings.hook_command(scope))["UserPromptSubmit"][0]["hooks"][0]["command"]
+# The launcher `cc-hooks install` writes (issue 18), and the inline long form earlier releases wired.
+FORMS = ("launcher", "inline")
+
+
+@pytest.fixture(params=FORMS)
+def form(request) -> str:
+    return request.param
+
+
+def run_wired(repo: Path, data: bytes, form: str = "launcher") -> subprocess.CompletedProcess:
+    if form == "launcher":
+        launcher = settings.launcher_path("project", repo)
+        launcher.parent.mkdir(exist_ok=True)
+        launcher.write_text(settings.launcher_text("project"), encoding="utf-8")
+        launcher.chmod(0o755)
+        command = settings.hooks_block(settings.wired_command("project"))["UserPromptSubmit"][0]["hooks"][0]["command"]
+        assert command == '"$CLAUDE_PROJECT_DIR"/.claude/cc-hooks hook --gate'
+    else:
+        command = settings.hooks_block(settings.hook_command("project"))["UserPromptSubmit"][0]["hooks"][0]["command"]
     env = {"PATH": "/usr/bin:/bin", "HOME": str(repo.parent), "CLAUDE_PROJECT_DIR": str(repo)}
     return subprocess.run(["sh", "-c", command], input=data, capture_output=True, env=env, cwd=repo, timeout=60)
 
@@ -62,26 +79,26 @@ def starts(tmp_path) -> list[str]:
     return path.read_text().splitlines() if path.exists() else []
 
 
-def test_nothing_queued_answers_without_starting_the_full_hook(tmp_path, repo, venv):
-    proc = run_wired(repo, payload(repo))
+def test_nothing_queued_answers_without_starting_the_full_hook(tmp_path, repo, venv, form):
+    proc = run_wired(repo, payload(repo), form)
     assert (proc.returncode, proc.stdout, proc.stderr) == (0, b"", b"")
     assert starts(tmp_path) == []
 
 
-def test_a_queued_item_is_handed_over_and_delivered_once(tmp_path, repo, venv):
+def test_a_queued_item_is_handed_over_and_delivered_once(tmp_path, repo, venv, form):
     add_pending(state_dir(repo, create=True), "s-1", {"text": "the audit found 2 problems"})
     big = payload(repo, prompt="x" * 300_000)  # more than a pipe holds at once
-    proc = run_wired(repo, big)
+    proc = run_wired(repo, big, form)
     assert proc.returncode == 0, proc.stderr
     assert "the audit found 2 problems" in json.loads(proc.stdout)["hookSpecificOutput"]["additionalContext"]
     assert starts(tmp_path) == ["hook"]
-    again = run_wired(repo, payload(repo))
+    again = run_wired(repo, payload(repo), form)
     assert again.stdout == b"" and starts(tmp_path) == ["hook"]  # delivered once; the gate answers the rest
 
 
-def test_another_sessions_item_does_not_wake_the_full_hook(tmp_path, repo, venv):
+def test_another_sessions_item_does_not_wake_the_full_hook(tmp_path, repo, venv, form):
     add_pending(state_dir(repo, create=True), "other", {"text": "not yours"})
-    assert run_wired(repo, payload(repo)).stdout == b""
+    assert run_wired(repo, payload(repo), form).stdout == b""
     assert starts(tmp_path) == []
 
 
@@ -91,20 +108,20 @@ def test_another_sessions_item_does_not_wake_the_full_hook(tmp_path, repo, venv)
     b'{"hook_event_name": "UserPromptSubmit", "session_id": "a", "x": {"session_id": "b"}}',  # the key twice
     b'{"hook_event_name": "SessionStart", "session_id": "s-1"}',  # another event
 ])
-def test_what_the_gate_cannot_read_goes_to_the_full_hook(tmp_path, repo, venv, data):
-    proc = run_wired(repo, data)
+def test_what_the_gate_cannot_read_goes_to_the_full_hook(tmp_path, repo, venv, data, form):
+    proc = run_wired(repo, data, form)
     assert proc.returncode == 0
     assert starts(tmp_path) == ["hook"]
 
 
-def test_an_editable_or_foreign_install_keeps_the_old_command(repo, tmp_path):
+def test_an_editable_or_foreign_install_keeps_the_old_command(repo, tmp_path, form):
     assert settings.prompt_command("cc-hooks hook") == "cc-hooks hook"
     # no gate file in the venv (an editable install): the wired command runs the full hook as before
     bin_dir = repo / ".venv" / "bin"
     bin_dir.mkdir(parents=True)
     (bin_dir / "cc-hooks").write_text(f'#!/bin/sh\necho "$@" >> "{tmp_path}/started"\nexit 0\n')
     (bin_dir / "cc-hooks").chmod(0o755)
-    assert run_wired(repo, payload(repo)).returncode == 0
+    assert run_wired(repo, payload(repo), form).returncode == 0
     assert starts(tmp_path) == ["hook"]
 
 

@@ -197,7 +197,9 @@ def test_500_claims_stay_within_the_budget_with_contradictions_first(record, bud
         assert shown == fakes  # 12 contradictions fit in 6000 characters
     assert "cc-hooks rehydrate" in report  # the rest is a command away
     assert "is contradicted" not in section(report, "Capture debt")  # the report re-verified those itself
-    assert out["systemMessage"] == "cc-hooks: 188 verified, 12 contradicted, 300 unverified (report cut; `cc-hooks rehydrate` for all)"
+    assert out["systemMessage"].startswith("cc-hooks: checklist ")  # no checkpoint: the checklist ran at SessionStart
+    assert "(run now, no PreCompact; FAIL: " in out["systemMessage"]
+    assert "; 188 verified, 12 contradicted, 300 unverified (report cut; `cc-hooks rehydrate` for all) — " in out["systemMessage"]
 
 
 # --- (e) repository text is data ---------------------------------------------------------------------
@@ -287,7 +289,8 @@ def test_repository_text_in_header_notes_is_quoted_too(record):
 def test_without_a_record_a_missed_capture_is_still_reported(git_repo):
     report, message = session_start(git_repo, "compact", prompt_id="p-1")
 
-    assert message == "cc-hooks: record not initialized"
+    assert re.fullmatch(r"cc-hooks: checklist \d+/10 PASS.* \(run now, no PreCompact; FAIL: .*\); record not initialized"
+                        r" — `cc-hooks summaries show` for details", message), message
     assert "The record is not initialized" in report and "Capture missed" in report
     assert "### Capture debt" in report and "found by the compaction checklist run now" in report
 
@@ -330,3 +333,30 @@ def test_kept_reports_are_bounded_per_session(tmp_path):
     assert len(kept) == store.KEEP_REPORTS and kept[-1][2]["report"] == "r24" * 10
     store.save_report(directory, "s", "compact", "not json")  # a malformed output keeps nothing, raises nothing
     assert len(store.reports(directory, "s")) == store.KEEP_REPORTS
+def test_after_a_compaction_the_persons_line_has_the_checklist_result_and_the_counts(record):
+    """Issue 18: after an auto compaction this line is all of cc-hooks the person sees."""
+    real = git(record, "rev-parse", "HEAD")
+    write_state(record, [f"Recorded in `{real[:7]}`.", f"Fixed in `{FAKE_SHA}`."])
+    hook(record, "PreCompact", trigger="auto", prompt_id="p-9")
+
+    _, message = session_start(record, "compact", prompt_id="p-9")
+
+    checklist = re.fullmatch(r"cc-hooks: checklist (\d+)/(\d+) PASS(.*) \(auto(; FAIL: [^)]*)?\); 1 verified, 1 contradicted, "
+                             r"\d+ unverified — `cc-hooks summaries show` for details", message)
+    assert checklist, message
+    checkpoint = json.loads(next((record / ".git" / "cc-hooks" / "checkpoints").rglob("p-9.json")).read_text())
+    assert message.startswith(f"cc-hooks: checklist {checkpoint['score']} (auto")
+    assert "\n" not in message and len(message) <= 300
+
+
+def test_the_persons_line_quotes_nothing_raw_from_a_tampered_checkpoint(record):
+    hook(record, "PreCompact", trigger="auto", prompt_id="p-8")
+    path = next((record / ".git" / "cc-hooks" / "checkpoints").rglob("p-8.json"))
+    data = json.loads(path.read_text())
+    data["trigger"], data["score"] = "auto\x1b]0;pwned\x07\nline two", "9/9 PASS\x1b[31m"
+    path.write_text(json.dumps(data))
+
+    _, message = session_start(record, "compact", prompt_id="p-8")
+
+    assert "\x1b" not in message and "\x07" not in message and "\n" not in message
+    assert message.startswith("cc-hooks: checklist 9/9 PASS")

@@ -66,6 +66,7 @@ def diagnose(root) -> list:
     wiring, commands = check_wiring(root, config or Config())
     findings += wiring
     findings += check_project_settings_committable(root)
+    findings += check_command_forms(root)
     findings += [check_hook_runs(root, command) for command in commands]
     findings.append(check_state_dir(root))
     findings += check_records(root, config or Config())
@@ -188,11 +189,57 @@ def check_project_settings_committable(root) -> list:
     path = settings.settings_path("project", root)
     if not path.is_file():
         return []
-    rule = settings.ignore_rule(root)
-    if rule is None:
-        return []
-    return [warn("settings (project) committable", f"{settings.PROJECT_SETTINGS} is ignored by git ({rule}): "
-                 "a clone of this repository gets no hooks", settings.ignored_advice())]
+    findings = []
+    for rel in (settings.PROJECT_SETTINGS, settings.PROJECT_LAUNCHER):  # the settings run the launcher
+        rule = settings.ignore_rule(root, rel) if (root / rel).is_file() else None
+        if rule is not None:
+            findings.append(warn("settings (project) committable", f"{rel} is ignored by git ({rule}): "
+                                 "a clone of this repository gets no hooks", settings.ignored_advice(rel)))
+    return findings[:1]
+
+
+def check_command_forms(root) -> list:
+    """Per scope: the short command and its launcher, or the long inline form of earlier releases."""
+    from cc_hooks import settings
+
+    findings = []
+    for scope in settings.SCOPES:
+        try:
+            found = settings.our_handlers(settings.load(settings.settings_path(scope, root)).data)
+        except settings.SettingsError:
+            continue  # check_wiring names the file
+        commands = dict.fromkeys(h["command"].removesuffix(f" {settings.GATE_FLAG}") for hs in found.values() for h in hs)
+        findings += [_command_form(root, scope, command) for command in commands]
+    return findings
+
+
+def _command_form(root, scope: str, command: str) -> Finding:
+    import os
+    import shlex
+    from pathlib import Path
+
+    from cc_hooks import settings
+
+    name = f"hook command ({scope})"
+    if not settings.is_short(command):
+        if "&& exec" in command:
+            return warn(name, f"the long command of an earlier cc-hooks ({len(command)} characters, which Claude Code "
+                              "echoes as the hook's name at a manual /compact); it still works",
+                        f"cc-hooks install --scope {scope} (writes the launcher and the short command)")
+        return ok(name, f"hand-written: {command}")
+    head = shlex.split(command)[0]
+    path = Path(str(root) + head[len("$CLAUDE_PROJECT_DIR"):]) if head.startswith("$CLAUDE_PROJECT_DIR") else Path(head)
+    fix = f"cc-hooks install --scope {scope}" + (
+        f" (and commit {settings.PROJECT_LAUNCHER} with {settings.PROJECT_SETTINGS})" if scope == "project" else "")
+    if not path.is_file():
+        return fail(name, f"{command}: the launcher {path} is missing, so every event fails", fix)
+    if not settings.is_launcher(path):
+        return fail(name, f"{path} is not a cc-hooks launcher", f"move it away, then {fix}")
+    if not os.access(path, os.X_OK):
+        return fail(name, f"{path} is not executable", f"chmod +x {shlex.quote(str(path))}, or {fix}")
+    if scope == "project" and path.read_text(encoding="utf-8", errors="replace") != settings.launcher_text("project"):
+        return warn(name, f"{path} differs from what this cc-hooks writes", fix)
+    return ok(name, f"{command} (launcher {path})")
 
 
 def _check_event(event: str, entries: list, budget: float) -> Finding:

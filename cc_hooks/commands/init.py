@@ -221,7 +221,7 @@ def record_paths(root) -> list[str]:
 
 def installed_paths(root) -> list[str]:
     """Files ``cc-hooks install`` writes into the work tree that exist here: the project settings
-    (when they wire cc-hooks) and the skills and subagents of ``install --agents``."""
+    (when they wire cc-hooks) with their launcher, and the skills and subagents of ``install --agents``."""
     from cc_hooks import settings
     from cc_hooks.agents_install import planned_files
 
@@ -230,6 +230,8 @@ def installed_paths(root) -> list[str]:
     try:
         if path.is_file() and any(settings.our_handlers(settings.load(path).data).values()):
             found.append(settings.PROJECT_SETTINGS)
+            if settings.is_launcher(settings.launcher_path("project", root)):
+                found.append(settings.PROJECT_LAUNCHER)  # the settings run it: a clone needs both
     except settings.SettingsError:
         pass
     for target, _ in planned_files(root, "project"):
@@ -258,12 +260,12 @@ def uncommitted(root, paths: list[str]) -> tuple[list[str], list[str]]:
         if len(record) > 3:
             states[record[3:]] = record[:2]
             index += record[0] in "RC"  # a rename's source path follows
-    from cc_hooks.settings import PROJECT_SETTINGS
+    from cc_hooks.settings import PROJECT_LAUNCHER, PROJECT_SETTINGS
 
     pending = [p for p in paths if p in states and states[p] != "!!"]
-    # Only the project settings are worth forcing past .gitignore (install warned about it); an ignored
-    # CLAUDE.md has its tracked echo, and ignored skills stay this machine's.
-    forced = [p for p in paths if states.get(p) == "!!" and p == PROJECT_SETTINGS]
+    # Only the project settings and their launcher are worth forcing past .gitignore (install warned
+    # about it); an ignored CLAUDE.md has its tracked echo, and ignored skills stay this machine's.
+    forced = [p for p in paths if states.get(p) == "!!" and p in (PROJECT_SETTINGS, PROJECT_LAUNCHER)]
     return pending, forced
 
 

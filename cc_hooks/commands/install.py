@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 HELP = "Wire cc-hooks into Claude Code's settings (idempotent; keeps everything else in the file)."
 
 SCOPE_HELP = (
@@ -90,16 +92,18 @@ def run(args) -> int:
         raise CliError("--strict only applies with --git-hooks")
     root = project_root(args.project)
     file = load_or_fail(settings.settings_path(args.scope, root))
-    command = settings.hook_command(args.scope)
+    command = settings.wired_command(args.scope)
     new_data, status = settings.merge(file.data, command)
     for event in settings.EVENTS:
         print(f"{event}: {status[event]}")
+    print(write_launcher(args.scope, root, args.dry_run))  # first: the settings must never name a missing launcher
     print(apply(file, new_data, args.dry_run))
     if args.scope == "project":
-        rule = settings.ignore_rule(root)
-        if rule:
-            print(f"warning: {settings.PROJECT_SETTINGS} is ignored by git ({rule}), so the project scope cannot be "
-                  f"committed and a clone gets no hooks; {settings.ignored_advice()}")
+        for rel in (settings.PROJECT_SETTINGS, settings.PROJECT_LAUNCHER):
+            rule = settings.ignore_rule(root, rel)
+            if rule:
+                print(f"warning: {rel} is ignored by git ({rule}), so the project scope cannot be "
+                      f"committed and a clone gets no hooks; {settings.ignored_advice(rel)}")
     if args.git_hooks:
         print(git_hook_outcome(root, "install", args.dry_run, strict=args.strict))
     if args.agents:
@@ -115,6 +119,32 @@ def run(args) -> int:
                 f"would run twice; remove one with `cc-hooks uninstall --scope {scope}`"
             )
     return 0
+
+
+def write_launcher(scope: str, root, dry_run: bool) -> str:
+    """Write the scope's launcher (mode 0755) unless it is already current; one line saying what happened."""
+    from cc_hooks import settings
+    from cc_hooks.cli import CliError
+    from cc_hooks.fsutil import atomic_write_bytes
+
+    path = settings.launcher_path(scope, root)
+    text = settings.launcher_text(scope).encode("utf-8")
+    try:
+        current = path.read_bytes()
+    except OSError:
+        current = None
+    if current == text and os.access(path, os.X_OK):
+        return f"{path}: unchanged"
+    if current is not None and not settings.is_launcher(path):
+        raise CliError(f"{path} exists and is not a cc-hooks launcher; move it away, then run again")
+    if dry_run:
+        return f"{path}: dry run, would write the launcher"
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write_bytes(path, text, mode=0o755)
+    except OSError as exc:
+        raise CliError(f"cannot write {path} ({exc.strerror or exc}); nothing wired") from exc
+    return f"{path}: launcher written"
 
 
 def _commands_in(scope: str, root) -> set:

@@ -37,12 +37,40 @@ def run(args) -> int:
             print(line)
     if not file.exists:
         print(f"{path}: no such file, nothing to remove")
-        return 0
-    new_data, removed = settings.remove(file.data)
-    for event in sorted(set(settings.EVENTS) | set(removed), key=_event_order):
-        print(f"{event}: removed" if event in removed else f"{event}: absent")
-    print(apply(file, new_data, args.dry_run))
+    else:
+        new_data, removed = settings.remove(file.data)
+        for event in sorted(set(settings.EVENTS) | set(removed), key=_event_order):
+            print(f"{event}: removed" if event in removed else f"{event}: absent")
+        print(apply(file, new_data, args.dry_run))
+    outcome = remove_launcher(args.scope, root, args.dry_run)
+    if outcome:
+        print(outcome)
     return 0
+
+
+def remove_launcher(scope: str, root, dry_run: bool):
+    """Remove the scope's launcher (after the settings that name it) unless another scope still runs
+    it (local and user share one); a person's own file stays."""
+    from cc_hooks import settings
+    from cc_hooks.commands.install import _commands_in
+
+    path = settings.launcher_path(scope, root)
+    if not path.exists():
+        return None
+    command = settings.wired_command(scope)
+    users = [other for other in settings.SCOPES
+             if other != scope and {command, settings.prompt_command(command)} & _commands_in(other, root)]
+    if users:
+        return f"{path}: kept, the {users[0]} settings still run it"
+    if not settings.is_launcher(path):
+        return f"{path}: not a cc-hooks launcher, kept"
+    if dry_run:
+        return f"{path}: dry run, would remove the launcher"
+    try:
+        path.unlink()
+    except OSError as exc:
+        return f"{path}: could not remove the launcher ({exc.strerror or exc})"
+    return f"{path}: launcher removed"
 
 
 def _event_order(event: str):

@@ -19,6 +19,10 @@ UNCHECKED_NOTE = (
     "cc-hooks captured it but has not verified its claims. Where it disagrees with git or the "
     "record files, the sources win."
 )
+# What the person sees when the prompt hook delivers the item (its systemMessage): PostCompact's own
+# line reaches the screen only after a manual /compact, never after an auto compaction.
+UNCHECKED_NOTICE = "cc-hooks: the compaction summary could not be audited; Claude was told it is unchecked"
+NOTICE_LISTED = 2
 _ANALYSIS_RE = re.compile(r"<analysis>.*?</analysis>", re.DOTALL | re.IGNORECASE)
 _SUMMARY_TAG_RE = re.compile(r"</?summary>", re.IGNORECASE)
 MAX_LISTED = 8
@@ -45,13 +49,15 @@ def handle(ctx: HookContext):
         audit = audit_summary(ctx, project, summary, event.session_id, event.prompt_id)
     except Exception as exc:  # the audit is best effort; the capture stands
         ctx.log("error", f"summary audit failed: {type(exc).__name__}: {exc}")
-        queued = _queue_once(ctx, directory, event.session_id, {"kind": "summary", "capture": str(path), "text": UNCHECKED_NOTE})
+        queued = _queue_once(ctx, directory, event.session_id, {"kind": "summary", "capture": str(path), "text": UNCHECKED_NOTE,
+                                                                "notice": UNCHECKED_NOTICE})
         return post_compact_output(f"{line}; audit failed{'' if queued else '; nothing queued for the next prompt'}.")
     with _WRITES:
         _steps(ctx)["audit"] = audit
         if problem is None and not _steps(ctx).get("timed out"):
             _write(ctx, path, {**capture, "audit": audit})
-    queued = _queue_once(ctx, directory, event.session_id, {"kind": "summary-audit", "capture": str(path), "text": audit_text(audit)})
+    queued = _queue_once(ctx, directory, event.session_id, {"kind": "summary-audit", "capture": str(path), "text": audit_text(audit),
+                                                            "notice": audit_notice(audit)})
     tail = "" if queued else "; the audit could not be queued for the next prompt"
     return post_compact_output(f"{line}; {audit_line(audit)}{tail}.")
 
@@ -152,6 +158,35 @@ def audit_line(audit: dict) -> str:
     return line
 
 
+def audit_notice(audit: dict, limit: int = 300) -> str:
+    """One line for the person, at most ``limit`` characters: what the summary got wrong (the claims it
+    contradicts, the must-keep items it lost), then the counts. Summary text is quoted, and whole quotes
+    are dropped to fit (a cut one could leave its text outside the code span)."""
+    for listed in range(NOTICE_LISTED, -1, -1):
+        line = _notice(audit, listed)
+        if len(line) <= limit:
+            return line
+    return line
+
+
+def _notice(audit: dict, listed: int) -> str:
+    from cc_hooks.printable import quote
+
+    c, wrong = audit["counts"], [claim for claim in audit["claims"] if claim["verdict"] == "CONTRADICTED"]
+    parts = []
+    if wrong:
+        named = "; ".join(f"{quote(claim['text'], 60)} ({quote(claim['evidence'], 60)})" for claim in wrong[:listed])
+        more = len(wrong) - min(listed, len(wrong))
+        tail = (f"; {more} more" if named else "") if more else ""
+        parts.append(f"the compaction summary got {len(wrong)} claim(s) wrong" + (f": {named}{tail}" if named else ""))
+    if audit["missing"]:
+        lost = f"{len(audit['missing'])} of {audit['preserve_total']} must-keep item(s)"
+        parts.append(f"it lost {lost}" if parts else f"the compaction summary lost {lost}")
+    if not parts:
+        parts.append("nothing in the compaction summary is contradicted" + ("" if audit["claims"] else " (it names nothing checkable)"))
+    return f"cc-hooks: {'; '.join(parts)} — {c['VERIFIED']} verified, {c['CONTRADICTED']} contradicted, {c['UNVERIFIED']} unverified"
+
+
 def audit_text(audit: dict) -> str:
     """What the model reads on the next prompt: contradictions first, facts only. Text from the
     summary or the repository is quoted as code spans nothing inside can close: it is data."""
@@ -198,7 +233,8 @@ def on_timeout(ctx: HookContext):
     capture = {"session_id": session_id, "trigger": payload.get("trigger"), "prompt_id": payload.get("prompt_id"),
                "summary": summary}
     path, problem = _capture(ctx, directory, capture)
-    queued = _queue_once(ctx, directory, session_id, {"kind": "summary", "capture": str(path), "text": UNCHECKED_NOTE})
+    queued = _queue_once(ctx, directory, session_id, {"kind": "summary", "capture": str(path), "text": UNCHECKED_NOTE,
+                                                      "notice": UNCHECKED_NOTICE})
     with _WRITES:
         steps = _steps(ctx)
         steps["timed out"] = True

@@ -21,6 +21,7 @@ CAPTURE_MISSED = (
     "Capture missed: no PreCompact checkpoint exists for this compaction (the PreCompact hook did not run "
     "or did not finish), so nothing told the summarizer what to keep. The compaction checklist ran now instead."
 )
+DETAILS_POINTER = "`cc-hooks summaries show`"
 # Checklist items about the dashboard's claims: the report verifies those itself, freshly.
 REVERIFIED_CHECKS = ("dashboard", "stale-claims")
 _ANALYSIS_RE = re.compile(r"<analysis>.*?</analysis>", re.DOTALL | re.IGNORECASE)
@@ -33,6 +34,7 @@ class Capture:
     debt: list = field(default_factory=list)
     title: Optional[str] = None
     notes: list = field(default_factory=list)
+    checklist: Optional[str] = None  # for the person: "6/10 PASS, 2 FAIL (auto; FAIL: questions, audit)"
 
 
 def handle(ctx: HookContext):
@@ -51,7 +53,7 @@ def handle(ctx: HookContext):
         summary = _last_summary(directory, event.session_id)
     budget = project.config.hooks.budget_chars
     rehydration = _rehydrate(ctx, project, event.source, summary, capture, notes + capture.notes)
-    result = session_start_output(rehydration.markdown, rehydration.system_message, budget)
+    result = session_start_output(rehydration.markdown, _visible(rehydration.system_message, capture), budget)
     if event.source == "compact":
         _keep_report(ctx, event.session_id, result.stdout)
     return result
@@ -68,6 +70,17 @@ def _keep_report(ctx, session_id: str, stdout: str) -> None:
         save_report(directory, session_id, "compact", stdout)
     except OSError as exc:
         ctx.log("warning", f"report not kept: {exc}")
+
+
+def _visible(report_line: str, capture: "Capture") -> str:
+    """The person's line: after a compaction, the checklist's result before the report's counts
+    ("cc-hooks: checklist 6/10 PASS (auto); 1 verified, ... — `cc-hooks summaries show` for details").
+    Auto compaction shows nothing else of cc-hooks on screen (PreCompact's and PostCompact's output
+    appear only after a manual /compact), so this line carries what matters."""
+    if capture.checklist is None:
+        return report_line
+    counts = report_line.removeprefix("cc-hooks: ")
+    return f"cc-hooks: checklist {capture.checklist}; {counts} — {DETAILS_POINTER} for details"
 
 
 def _notes(project) -> list[str]:
@@ -99,7 +112,9 @@ def _capture(ctx, project, event, directory) -> Capture:
     if checkpoint is not None:
         debt = _debt(item for item in checkpoint.get("preserve", []) if isinstance(item, dict))
         failing = [r.get("id") for r in checkpoint.get("results", []) if isinstance(r, dict) and r.get("status") == "FAIL"]
-        return Capture(debt, f"the PreCompact checklist of this compaction: {_result(checkpoint.get('score'), failing)}")
+        trigger = checkpoint.get("trigger") if isinstance(checkpoint.get("trigger"), str) else "compaction"
+        return Capture(debt, f"the PreCompact checklist of this compaction: {_result(checkpoint.get('score'), failing)}",
+                       checklist=_short_result(checkpoint.get("score"), failing, trigger[:20]))
     from cc_hooks.checks import FAIL, run_checks, score
     from cc_hooks.checks.context import make_context
     from cc_hooks.checks.preserve import preserve_items
@@ -108,7 +123,9 @@ def _capture(ctx, project, event, directory) -> Capture:
     results = run_checks(make_context(project.root, checks_deadline, event.transcript_path, event.session_id or None, project.config))
     result = _result(score(results), [r.id for r in results if r.status == FAIL])
     debt = _debt(preserve_items(results))
-    return Capture(debt, f"found by the compaction checklist run now: {result}", [f"{CAPTURE_MISSED} Result: {result}."])
+    failing = [r.id for r in results if r.status == FAIL]
+    return Capture(debt, f"found by the compaction checklist run now: {result}", [f"{CAPTURE_MISSED} Result: {result}."],
+                   checklist=_short_result(score(results), failing, "run now, no PreCompact"))
 
 
 def _debt(items) -> list[str]:
@@ -119,6 +136,12 @@ def _result(scored, failing: list) -> str:
     """ "7/10 PASS, 2 FAIL (FAIL: questions, audit)"."""
     text = str(scored or "no score recorded")
     return text + (f" (FAIL: {', '.join(str(f) for f in failing)})" if failing else "")
+
+
+def _short_result(scored, failing: list, why: str) -> str:
+    """ "8/10 PASS, 2 FAIL (auto; FAIL: questions, audit)", the ids cut to a few."""
+    shown = ", ".join(str(f)[:40] for f in failing[:3]) + (", …" if len(failing) > 3 else "")
+    return f"{str(scored or 'no score recorded')[:80]} ({why}{'; FAIL: ' + shown if failing else ''})"
 
 
 def _checkpoint_of_this_compaction(directory, event):

@@ -49,7 +49,9 @@ def handle(ctx: HookContext):
     if not texts:
         settle_claims(claims, delivered=True)
         return None
-    result = user_prompt_submit_output("\n\n".join(texts), config.hooks.budget_chars)
+    # The person's line: what the summary audit found (the model gets the whole audit as context).
+    notices = [item["notice"] for item in items if isinstance(item.get("notice"), str) and item["notice"].strip()]
+    result = user_prompt_submit_output("\n\n".join(texts), config.hooks.budget_chars, " · ".join(notices) or None)
     if ctx.deadline.expired():
         settle_claims(claims, delivered=False)  # too late to be printed: back in the queue, in order
         return None

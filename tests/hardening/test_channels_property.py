@@ -116,10 +116,13 @@ def test_the_user_prompt_submit_audit_stays_inert_and_bounded(texts):
               {"verdict": VERIFIED, "text": verified, "evidence": ""}]
     audit = {"counts": {VERIFIED: 1, CONTRADICTED: 1, UNVERIFIED: 1}, "claims": claims * 5, "preserve_total": 2,
              "missing": [{"text": missing}, {"text": text}], "checkpoint": None}
-    out = json.loads(protocol.user_prompt_submit_output(post_compact.audit_text(audit), 6000).stdout)
-    context = out["hookSpecificOutput"]["additionalContext"]
+    out = json.loads(protocol.user_prompt_submit_output(post_compact.audit_text(audit), 6000,
+                                                        post_compact.audit_notice(audit)).stdout)
+    context, notice = out["hookSpecificOutput"]["additionalContext"], out["systemMessage"]
     assert_inert(context)
     assert len(context) <= 6000
+    assert_inert(notice, layout=False)  # the person's line (issue 18): one line, the summary's text quoted
+    assert "\n" not in notice and len(notice) <= 300
     line = protocol.post_compact_output(post_compact.capture_line(text, text) + "; " + post_compact.audit_line(audit)).stdout
     assert not hidden_characters(line, layout=False) and len(line) <= 501  # the user's line: one line, short
 

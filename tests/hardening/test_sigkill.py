@@ -61,7 +61,7 @@ def test_install_killed_anywhere_leaves_the_original_or_the_merge(tmp_path):
     path.write_bytes(ORIGINAL_SETTINGS)
     full = timed_run(argv, repo)
     merged = path.read_bytes()
-    expected = settings.merge(json.loads(ORIGINAL_SETTINGS), settings.hook_command("project"))[0]
+    expected = settings.merge(json.loads(ORIGINAL_SETTINGS), settings.wired_command("project"))[0]
     assert json.loads(merged) == expected
     outcomes = {"original": 0, "merged": 0}
     for delay in delays(full):

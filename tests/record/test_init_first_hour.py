@@ -67,8 +67,8 @@ def test_an_ignored_dot_claude_is_named_by_install_doctor_and_the_hint(git_repo,
     [finding] = [c for c in json.loads(out)["checks"] if c["check"] == "settings (project) committable"]
     assert finding["status"] == "warn" and "git add -f" in finding["fix"]
     code, out = run(capsys, "init", "--project", str(git_repo), "--no-audit")
-    assert "&& git add -f .claude/settings.json" in out
-    git(git_repo, "add", "-f", ".claude/settings.json")
+    assert "&& git add -f .claude/settings.json .claude/cc-hooks" in out  # the settings and the launcher they run
+    git(git_repo, "add", "-f", ".claude/settings.json", ".claude/cc-hooks")
     code, out = run(capsys, "doctor", "--project", str(git_repo), "--json")
     assert not [c for c in json.loads(out)["checks"] if c["check"] == "settings (project) committable"]
 
