@@ -75,7 +75,7 @@ class HooksConfig(_Section):
     pre_compact_seconds: float = Field(default=10.0, gt=0, le=120)
     session_start_seconds: float = Field(default=5.0, gt=0, le=60)
     post_compact_seconds: float = Field(default=5.0, gt=0, le=60)
-    user_prompt_submit_seconds: float = Field(default=1.0, gt=0, le=30)
+    user_prompt_submit_seconds: float = Field(default=2.0, gt=0, le=30)
 
 
 class ProbeConfig(_Section):

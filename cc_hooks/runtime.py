@@ -37,7 +37,7 @@ EVENT_MODULES = {
     "UserPromptSubmit": "user_prompt_submit",
 }
 PREFETCH_EVENTS = ("SessionStart", "PreCompact", "PostCompact")  # cc_hooks.prefetch.EVENTS, without importing it
-DEFAULT_SECONDS = {"PreCompact": 10.0, "SessionStart": 5.0, "PostCompact": 5.0, "UserPromptSubmit": 1.0}
+DEFAULT_SECONDS = {"PreCompact": 10.0, "SessionStart": 5.0, "PostCompact": 5.0, "UserPromptSubmit": 2.0}
 
 
 def abandoned() -> bool:

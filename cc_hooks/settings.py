@@ -33,7 +33,7 @@ from typing import Any, Optional
 from cc_hooks.fsutil import atomic_write_bytes
 
 EVENTS = ("PreCompact", "PostCompact", "SessionStart", "UserPromptSubmit")
-# Seconds. Each must exceed the hook's own internal budget (config: 10/5/5/1 s by
+# Seconds. Each must exceed the hook's own internal budget (config: 10/5/5/2 s by
 # default) so that the hook, not Claude Code, decides what to drop when time runs out.
 TIMEOUTS = {"PreCompact": 30, "PostCompact": 15, "SessionStart": 15, "UserPromptSubmit": 5}
 BUDGET_FIELDS = {

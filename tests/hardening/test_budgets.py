@@ -125,7 +125,7 @@ def test_a_post_compact_out_of_budget_still_captures_the_summary_and_says_it_is_
 
 
 def test_the_prompt_budget_of_the_config_is_the_one_the_prompt_hook_keeps(repo, monkeypatch):
-    """A slow delivery (2 s, more than the default 1 s and its grace) still reaches the model when the
+    """A slow delivery (3 s, more than the default 2 s and its grace) still reaches the model when the
     config gives the prompt hook 30 s: the handler re-anchors its deadline to the config's budget."""
     from cc_hooks import state
 
@@ -134,7 +134,7 @@ def test_the_prompt_budget_of_the_config_is_the_one_the_prompt_hook_keeps(repo, 
     real = state.take_pending
 
     def slow_take(*args, **kwargs):
-        time.sleep(2.0)
+        time.sleep(3.0)
         return real(*args, **kwargs)
 
     monkeypatch.setattr(state, "take_pending", slow_take)
