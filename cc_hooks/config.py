@@ -19,7 +19,9 @@ DEFAULT_FIX_SUBJECT = r"^(fix|bugfix|hotfix)(\([^)]*\))?!?(:|\s|$)"
 
 
 class _Section(BaseModel):
-    model_config = ConfigDict(extra="allow")
+    # defer_build: a class statement builds no schema; a hook that rebuilds a remembered config
+    # (``load_config``) never builds one, and a validation builds it on first use.
+    model_config = ConfigDict(extra="allow", defer_build=True)
 
 
 def repo_relative(path: str) -> str:
@@ -194,9 +196,15 @@ def load_config(repo_root: str | Path | None) -> Config:
     try:
         text = read_repo_text(path, repo_root, encoding="utf-8-sig", errors="strict")
     except FileNotFoundError:
-        return Config()
+        text = None
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path}: cannot read ({exc})") from exc
+    return _remembered_config(repo_root, path, text)
+
+
+def _validated(path: Path, text: Optional[str]) -> Config:
+    if text is None:
+        return Config()
     try:
         data = _toml_loads(text)
     except Exception as exc:  # tomllib.TOMLDecodeError, or tomli's
@@ -206,6 +214,32 @@ def load_config(repo_root: str | Path | None) -> Config:
     except Exception as exc:  # pydantic.ValidationError
         first = str(exc).splitlines()
         raise ConfigError(f"{path}: invalid ({'; '.join(first[:3])})") from exc
+
+
+def _remembered_config(repo_root: str | Path, path: Path, text: Optional[str]) -> Config:
+    """The config validated the last time these bytes were read, rebuilt without validation (building
+    the schema of every section costs more than the rest of a SessionStart's imports); validated,
+    and remembered, when the bytes are new. A file that does not validate is never remembered."""
+    from cc_hooks import config_facts, memo
+    from cc_hooks.state import state_dir
+
+    try:
+        state = state_dir(repo_root)
+    except OSError:
+        state = None
+    validated: list[Config] = []
+
+    def validate() -> Any:
+        validated.append(_validated(path, text))
+        return config_facts.facts_of(validated[0])
+
+    facts = memo.remember(state, "config", ["absent" if text is None else "text", text or ""], validate)
+    if validated:
+        return validated[0]
+    try:
+        return config_facts.rebuild(Config, facts)
+    except (TypeError, ValueError, KeyError, AttributeError):  # a corrupt entry: validate again
+        return _validated(path, text)
 
 
 def load_config_or_default(repo_root: str | Path | None) -> tuple[Config, Optional[str]]:

@@ -118,19 +118,35 @@ def truncate(text: str, budget: int, pointer: str = "run `cc-hooks rehydrate` fo
 
 
 def session_start_output(context: str, system_message: str | None, budget: int) -> HookResult:
-    out = ContextOutput(
-        hookSpecificOutput=SessionStartSpecific(additionalContext=truncate(printable(context), budget)),
+    out = ContextOutput.model_construct(
+        hookSpecificOutput=SessionStartSpecific.model_construct(additionalContext=truncate(printable(context), budget)),
         systemMessage=visible_line(system_message) if system_message else None,
     )
-    return HookResult(stdout=out.model_dump_json(exclude_none=True))
+    return HookResult(stdout=constructed_json(out))
 
 
 def user_prompt_submit_output(context: str, budget: int, system_message: str | None = None) -> HookResult:
-    out = ContextOutput(
-        hookSpecificOutput=UserPromptSubmitSpecific(additionalContext=truncate(printable(context), budget)),
+    out = ContextOutput.model_construct(
+        hookSpecificOutput=UserPromptSubmitSpecific.model_construct(additionalContext=truncate(printable(context), budget)),
         systemMessage=visible_line(system_message) if system_message else None,
     )
-    return HookResult(stdout=out.model_dump_json(exclude_none=True))
+    return HookResult(stdout=constructed_json(out))
+
+
+def constructed_json(model: BaseModel) -> str:
+    """``model.model_dump_json(exclude_none=True)`` of a model our own code built with ``model_construct``
+    from strings: the fields in the model's order, None left out. Building the output models' serializer
+    (their pydantic schema) costs more than the rest of writing a SessionStart's answer."""
+    return dumps_compact(_constructed_data(model))
+
+
+def _constructed_data(model: BaseModel) -> dict[str, Any]:
+    data = {}
+    for name in type(model).model_fields:
+        value = getattr(model, name)
+        if value is not None:
+            data[name] = _constructed_data(value) if isinstance(value, BaseModel) else value
+    return data
 
 
 def visible_line(text: str, limit: int = VISIBLE_LINE_CHARS) -> str:

@@ -104,3 +104,34 @@ def test_truncate_cuts_at_a_line_and_stays_under_the_cap():
     assert cut.splitlines()[-2].startswith("line ")  # whole lines kept before the note
     assert protocol.truncate("short", 6_000) == "short"
     assert len(protocol.truncate(text, 50_000)) < protocol.OUTPUT_CAP_CHARS
+
+
+HOSTILE_TEXTS = ["", "plain", "é ü 中文 🙂", "line\nline\ttab", "quote \" backslash \\ slash /", "\x00\x1b[31mred\x1b[0m\x7f",
+                 "\u2028\u2029 separators", "\ud800 lone surrogate", "{\"json\": true}", "x" * 12_000, "\u200b\u202e bidi"]
+
+
+@pytest.mark.parametrize("text", HOSTILE_TEXTS)
+@pytest.mark.parametrize("system_message", [None, "", "cc-hooks: 3 verified", "é\n\x1b]8;;x\x07"])
+def test_context_outputs_are_the_bytes_the_models_serialize(text, system_message):
+    """The answers are written without building the output models' serializer; the bytes must be
+    those of validating and serializing through the models."""
+    budget = protocol.DEFAULT_BUDGET_CHARS
+    expected = protocol.ContextOutput(
+        hookSpecificOutput=protocol.SessionStartSpecific(additionalContext=protocol.truncate(protocol.printable(text), budget)),
+        systemMessage=protocol.visible_line(system_message) if system_message else None,
+    ).model_dump_json(exclude_none=True)
+    assert protocol.session_start_output(text, system_message, budget).stdout == expected
+    expected_prompt = protocol.ContextOutput(
+        hookSpecificOutput=protocol.UserPromptSubmitSpecific(additionalContext=protocol.truncate(protocol.printable(text), budget)),
+    ).model_dump_json(exclude_none=True)
+    assert protocol.user_prompt_submit_output(text, budget).stdout == expected_prompt
+
+
+def test_writing_a_context_output_builds_no_schema():
+    import subprocess
+    import sys
+
+    code = ("from cc_hooks import protocol as p; p.session_start_output('x', 'm', 6000); p.user_prompt_submit_output('y', 6000); "
+            "print(p.ContextOutput.__pydantic_complete__, p.SessionStartSpecific.__pydantic_complete__)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["False", "False"]
