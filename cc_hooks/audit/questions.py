@@ -265,6 +265,7 @@ class _Regions:
     demo: set  # lines under ``if __name__ == "__main__":``
     nested: set = field(default_factory=set)  # decorator lines of a def/class defined inside a function
     empty: set = field(default_factory=set)  # decorator lines of a method whose body is only ``pass``/``...``
+    polling: set = field(default_factory=set)  # lines whose innermost loop polls: a ``while``, or a ``for`` that breaks
 
 
 def _python_regions(lines: list[str]) -> Optional[_Regions]:
@@ -294,7 +295,40 @@ def _python_regions(lines: list[str]) -> Optional[_Regions]:
     regions = _Regions(comments, in_string, demo)
     if tree is not None:
         _decorated(tree, regions, in_function=False, in_class=False)
+        _polling_loops(tree, regions.polling, polling=False)
     return regions
+
+
+def _polling_loops(node, lines: set, polling: bool) -> None:
+    """Add to ``lines`` the statements whose innermost loop waits for something: a ``while`` loop,
+    or a ``for`` loop that ``break``s (a bounded retry). A sleep there paces the loop."""
+    import ast
+
+    for child in ast.iter_child_nodes(node):
+        inner = polling
+        if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            inner = False
+        elif isinstance(child, ast.While):
+            inner = True
+        elif isinstance(child, (ast.For, ast.AsyncFor)):
+            inner = _breaks(child)
+        if inner and isinstance(child, ast.stmt) and not isinstance(child, (ast.While, ast.For, ast.AsyncFor)):
+            lines.update(range(child.lineno, (child.end_lineno or child.lineno) + 1))
+        _polling_loops(child, lines, inner)
+
+
+def _breaks(loop) -> bool:
+    """Whether ``loop`` has a ``break`` of its own (not one of a nested loop)."""
+    import ast
+
+    pending = list(loop.body)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.Break):
+            return True
+        if not isinstance(node, (ast.For, ast.AsyncFor, ast.While, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            pending.extend(ast.iter_child_nodes(node))
+    return False
 
 
 def _decorated(node, regions: _Regions, in_function: bool, in_class: bool) -> None:
@@ -378,10 +412,14 @@ def _oddity(rel: str, number: int, line: str, lines: list[str], test: bool, regi
         if regions is not None and (number in regions.nested or (number in regions.empty and _word_count(text) >= 2)):
             return None  # a skip that is the test's fixture, or an inherited test declared not applicable, with why
         return Oddity(rel, number, "disabled test", line.strip(), text if _word_count(text) >= 3 else _comment_block(lines, number))
-    sleep = None if test or (regions is not None and number in regions.demo) else _found(_SLEEP_RE, line)
+    support = test or _TEST_SERVER_PATH_RE.search(rel)  # a test server's delays are what it simulates
+    sleep = None if support or (regions is not None and number in regions.demo) else _found(_SLEEP_RE, line)
     if sleep and not _ZERO_SLEEP_RE.search(sleep.group(0)):  # sleep(0) yields to the event loop: an idiom, not a delay
-        return _sleep_oddity(rel, number, line, lines)
+        return _sleep_oddity(rel, number, line, lines, polling=regions is not None and number in regions.polling)
     return None
+
+
+_TEST_SERVER_PATH_RE = re.compile(r"(?:^|/)(?:dummy|mock|fake|test)_?servers?(?:/|\.py$)", re.IGNORECASE)
 
 
 # "users employ a workaround", "you can use this hack": what others do, not this code
@@ -401,15 +439,16 @@ _WAITED_RE = re.compile(r"\.(?:wait|join|communicate)\s*\(")
 _DEF_RE = re.compile(r"^\s*(?:async\s+)?(?:def|class)\s")
 
 
-def _sleep_oddity(rel: str, number: int, line: str, lines: list[str]) -> Optional[Oddity]:
+def _sleep_oddity(rel: str, number: int, line: str, lines: list[str], polling: bool = False) -> Optional[Oddity]:
     """A literal sleep is a question unless the code around it answers it: a comment explaining
-    the delay (a poll interval, an idle back-off) or a grace period after signalling a process
-    that nothing has waited for yet. A comment that calls it a workaround for a bug keeps it."""
+    the delay (a poll interval, an idle back-off), the loop it paces (``polling``: a ``while`` or a
+    retry ``for`` that breaks), or a grace period after signalling a process that nothing has
+    waited for yet. A comment that calls it a workaround for a bug keeps it."""
     comment = _trailing_comment(line)
     explained = comment if _word_count(comment) >= 3 else _comment_block(lines, number) or _sleep_comment_above(lines, number)
     if explained and not _WORKAROUND_WORDS_RE.search(explained):
         return None
-    if not explained and _grace_period(lines, number):
+    if not explained and (polling or _grace_period(lines, number)):
         return None
     return Oddity(rel, number, "sleep with a literal", line.strip(), explained)
 

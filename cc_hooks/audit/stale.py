@@ -17,7 +17,7 @@ from cc_hooks.audit.result import FAIL, STALE, Graded, Question
 # design proposals. They name what was true then (files deleted since, commits of that time); HEAD
 # does not contradict them.
 HISTORY_DOCS = re.compile(
-    r"(?:^|/)(?:CHANGELOG|CHANGES|HISTORY|NEWS|RELEASE[-_ ]?NOTES?|whats-?new|github[-_]stats)[^/]*$|"
+    r"(?:^|/)(?:[\w.]+[-_])?(?:CHANGELOG|CHANGES|HISTORY|NEWS|RELEASE[-_ ]?NOTES?|whats-?new|github[-_]stats)[^/]*$|"
     r"(?:^|/)(?:changelogs?|changes|history|news|releases?|release[-_]?notes|whats-?new|proposals|peps|seps|neps|rfcs|adrs?)/|"
     r"(?:^|/)(?:[a-z]?ep|rfc|adr)[-_]?\d+[^/]*$",
     re.IGNORECASE,
@@ -79,6 +79,20 @@ def stale_claims(view: View, config, deadline, max_docs: int = MAX_DOCS) -> list
 
 
 _POINT_IN_TIME = frozenset({"clean", "pushed", "staged"})
+_LINK_ITEM_RE = re.compile(r"^(?:\[[^\]]+\]\([^)]+\)|`[^`<]+<[^>]+>`_|:(?:doc|ref):`[^`]+`)")
+_PLACEHOLDER_RE = re.compile(r"(?:^|[-_/.])(?:[Xx]\.[Yy](?:\.[Zz])?|[Nn]\.[Nn](?:\.[Nn])?|X{3,}|<[^>]*>|\{[^}]*\})(?:$|[-_/.])")
+_GIT_WORDS_RE = re.compile(
+    r"\b(?:git|commits?|branch(?:es)?|merged?|rebased?|checkout|check\s+out|push(?:ed)?|pull|clone[ds]?|releases?|released|"
+    r"versions?|HEAD|upstream|origin|annotated|signed)\b",
+    re.IGNORECASE,
+)
+
+
+def _prose_tag(text: str, name: str) -> bool:
+    """``name`` follows "tag" in a sentence with no other word of git ("ask on Stack Overflow and use
+    the tag ``python-requests``"): a label somewhere else, not a tag of this repository."""
+    cue = re.search(r"\btag(?:s|ged)?\s+(?:as\s+)?[`'\"]*" + re.escape(name), text, re.IGNORECASE)
+    return cue is not None and not _GIT_WORDS_RE.search(text)
 # A path owned by the reader's project, not this one: "your ``setup.py``", "the library's ``conf.py``"
 _OTHER_PROJECTS_RE = re.compile(
     r"\b(?:your|their|the\s+user'?s|(?:the|a|an|any|each|external|third-party|user)\s+(?:\w+\s+)?"
@@ -197,10 +211,12 @@ def _doc_claim(claim, rel: str, deleted: set[str]) -> bool:
     from cc_hooks.claims.extract import classify
 
     if claim.kind == "queue":
-        return True
+        return not _LINK_ITEM_RE.match(claim.text)  # "Next Steps: [Configure](configure.md)": where to read next
     base = posixpath.dirname(rel)
     kept = []
     for address in claim.addresses:
+        if address.kind in (addr.BRANCH, addr.NAME) and (_PLACEHOLDER_RE.search(address.value) or _prose_tag(claim.text, address.value)):
+            continue  # "a ``release-X.Y.Z`` branch", "use the tag ``python-requests``" on Stack Overflow
         if address.kind in (addr.PATH, addr.NAME):
             value = address.value.rstrip("/")
             if not ({value, posixpath.join(base, value)} & deleted or any(d.startswith(value + "/") for d in deleted)):

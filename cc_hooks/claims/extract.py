@@ -53,9 +53,10 @@ _NEXT_HEADING_RE = re.compile(
     re.IGNORECASE,
 )
 # In a document (not a summary or the dashboard) "queue" is a topic ("Queue example", "Priority
-# queues"), not the plan section it is in a dashboard.
+# queues"), not the plan section it is in a dashboard, and the plan words open the heading: a
+# sentence introducing an example ("For example, to do a total of 3 retries:") is no plan.
 DOC_PLAN_HEADING_RE = re.compile(
-    r"\b(?:next\s+steps?|pending\s+tasks?|still\s+need(?:s)?\s+to|remaining\s+(?:tasks?|work)|to\s*do|todo|"
+    r"^\W*(?:next\s+steps?|pending\s+tasks?|still\s+need(?:s)?\s+to|remaining\s+(?:tasks?|work)|to\s*do|todo|"
     r"open\s+(?:items|questions)|queued|not\s+yet\s+done)\b",
     re.IGNORECASE,
 )

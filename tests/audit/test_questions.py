@@ -269,3 +269,39 @@ def test_copied_code_is_one_question_naming_its_copies(project):
     assert (found.path, found.line, found.copies) == ("src/doctb.py", 4, ["src/ultratb.py:7"])
     [question] = [q for q in generate(project.root, load_config(project.root)) if q.kind == "oddity"]
     assert "src/doctb.py:4 (and its copy at src/ultratb.py:7)" in question.text and question.data["copies"] == ["src/ultratb.py:7"]
+
+
+def test_a_sleep_pacing_a_polling_loop_is_answered_by_the_loop(project):
+    """Issue 20 (gunicorn): heartbeat and retry loops' sleeps are their pace; a pause between
+    spawning workers in a plain ``for`` is a question, and so is a polling sleep its comment calls a
+    workaround for a bug."""
+    project.write("src/arbiter.py", "\n".join([
+        "import time",
+        "def run(self):",
+        "    while self.alive:",
+        "        self.notify()",
+        "        time.sleep(1.0)",  # 5: heartbeat
+        "def bind(self, addr):",
+        "    for i in range(5):",
+        "        try:",
+        "            return self.connect(addr)",
+        "        except OSError:",
+        "            if i < 5:",
+        "                time.sleep(1)",  # 12: retry of a loop that breaks (returns) on success
+        "        else:",
+        "            break",
+        "def spawn(self, count):",
+        "    for _ in range(count):",
+        "        self.spawn_worker()",
+        "        time.sleep(0.1)",  # 18: why pause between spawns?
+        "",
+    ]))
+    project.commit("Add arbiter")
+    assert [o.line for o in scan_oddities(project.root) if o.path == "src/arbiter.py"] == [18]
+
+
+def test_a_test_servers_sleeps_are_what_it_simulates(project):
+    project.write("dummyserver/app.py", "import trio\nasync def slow():\n    await trio.sleep(10)\n    return 'TEN SECONDS LATER'\n")
+    project.write("src/app.py", "import trio\nasync def slow():\n    await trio.sleep(10)\n")
+    project.commit("Add servers")
+    assert [(o.path, o.line) for o in scan_oddities(project.root)] == [("src/app.py", 3)]

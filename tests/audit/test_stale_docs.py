@@ -82,3 +82,21 @@ def test_onto_in_prose_is_no_branch(project):
                   "The work was rebased onto `fix-login`.\n")
     project.commit("Document transports")
     assert [s.question.source for s in by_kind(audit(project), STALE)] == ["docs/transports.md:5"]
+
+
+def test_reading_lists_placeholders_labels_and_example_intros_are_no_claims(project):
+    """Issue 20 (gunicorn, urllib3, requests): a "Next Steps" list of links is where to read next;
+    ``release-X.Y.Z`` is a placeholder; a Stack Overflow tag is no git tag; a sentence introducing an
+    example ("to do a total of 3 retries:") opens no plan; a dated news page is history."""
+    _with_a_deleted_tool(project)
+    project.write("src/calc.py", project.read("src/calc.py") + "\n\ndef configure():\n    return {}\n")
+    project.commit("Add configuration options to the calculator")  # what a misread "Configure" item would match
+    project.write("docs/install.md", "# Install\n\n## Next Steps\n\n- [Configure](configure.md) - Configuration options\n")
+    project.write("docs/configure.md", "# Configure\n")
+    project.write("docs/release.rst", "Release\n=======\n\n- Commit the changes to a ``release-X.Y.Z`` branch.\n\n"
+                  "Ask on Stack Overflow and use the tag ``python-calc``.\n\n"
+                  "For example, to do a total of 3 retries:\n\nThe retries are added to the calculator configuration.\n")
+    project.write("docs/content/2010-news.md", f"# News\n\nThe stats come from `{OLD_TOOL}`.\n")
+    project.write("docs/tags.md", "# Tags\n\nThe release tag ``v9.9`` marks the last version.\n")  # a claimed tag: still checked
+    project.commit("Add the docs")
+    assert [s.question.source for s in by_kind(audit(project), STALE)] == ["docs/tags.md:3"]
