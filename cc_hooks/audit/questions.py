@@ -413,7 +413,8 @@ def _oddity(rel: str, number: int, line: str, lines: list[str], test: bool, regi
             return None  # a skip that is the test's fixture, or an inherited test declared not applicable, with why
         return Oddity(rel, number, "disabled test", line.strip(), text if _word_count(text) >= 3 else _comment_block(lines, number))
     support = test or _TEST_SERVER_PATH_RE.search(rel)  # a test server's delays are what it simulates
-    sleep = None if support or (regions is not None and number in regions.demo) else _found(_SLEEP_RE, line)
+    code = line[: line.rfind(regions.comments[number])] if regions is not None and number in regions.comments else line
+    sleep = None if support or (regions is not None and number in regions.demo) else _found(_SLEEP_RE, code)
     if sleep and not _ZERO_SLEEP_RE.search(sleep.group(0)):  # sleep(0) yields to the event loop: an idiom, not a delay
         return _sleep_oddity(rel, number, line, lines, polling=regions is not None and number in regions.polling)
     return None
@@ -429,7 +430,7 @@ _USERS_WORKAROUND_RE = re.compile(
 )
 # "we include a hack in `process_block`. See the comments there.": the oddity is in that other place
 _ELSEWHERE_RE = re.compile(r"^\s*(?:in|at|inside)\s+(?:`[^`]+`|\w+(?:\.\w+)*\(\))", re.IGNORECASE)
-# Words that make a sleep's comment a workaround, which is worth asking about even when explained
+# Words by which a sleep's comment names a bug it works around: still worth asking about, explained or not
 _WORKAROUND_WORDS_RE = re.compile(
     r"\b(?:bug|work-?around|hack|kludge|unfortunately|instead\s+of|issue|broken|race)\b|https?://|#\d+", re.IGNORECASE
 )
@@ -516,6 +517,8 @@ def _marker(line: str, comment: Optional[str]) -> Optional["re.Match[str]"]:
         return None
     if match.group("marker").lower().startswith(("do", "don")) and re.search(r"[\w,)]\s*$", match.group("before")):
         return None
+    if re.search(r"[\"'`]$", match.group("before")):
+        return None  # '"workaround: ..." names the problem': the word quoted, mentioned rather than used
     return match
 
 
