@@ -1,46 +1,117 @@
-"""Precision of the audit's mined questions (code oddities) on a labeled sample from real projects.
+"""Precision of the audit's mined questions (code oddities and stale docs) on labeled samples from real projects.
 
-    python bench/audit_precision.py --clones /work/triage-data --set bench/audit_sets/oddities.tsv
+    python bench/audit_precision.py --clones /work/triage-data --set bench/audit_sets/independent.tsv
 
-For every project named in the set, ``scan_oddities`` runs on ``CLONES/<project>`` (a fresh clone);
-each mined question is meaningful, noise, or unlabeled as the set says. Precision is meaningful /
-(meaningful + noise); unlabeled questions are listed (label them, or the figure is incomplete).
+For every project named in a set, the audit (``cc_hooks.audit.run_audit``, program grading only) runs on
+a scratch clone of ``CLONES/<project>`` (or ``CLONES/<project>/repo``) made in a temporary folder, so
+nothing is written into the source. Each mined ``oddity`` and ``stale`` question is meaningful, noise
+or unlabeled as the set says (an oddity's label may sit on one of its copies). Precision is
+meaningful / (meaningful + noise), per project, per kind and overall; unlabeled questions are listed
+(label them, or the figure is incomplete), and so are meaningful labels no longer asked (a recall loss). Several ``--set`` files are scored one after the other.
 """
 
 from __future__ import annotations
 
 import argparse
+import subprocess
 import sys
+import tempfile
+from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from cc_hooks.audit.questions import scan_oddities  # noqa: E402
+KINDS = ("oddity", "stale")
+
+
+def read_set(path: Path) -> dict[tuple[str, str], str]:
+    labels: dict[tuple[str, str], str] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("#"):
+            project, where, label = line.split("\t")[:3]
+            labels[project, where] = label
+    return labels
+
+
+def source_of(project: str, roots: list[Path]):
+    for root in roots:
+        for candidate in (root / project, root / project / "repo"):
+            if (candidate / ".git").exists() or (candidate / "HEAD").is_file():
+                return candidate
+    return None
+
+
+def mined(source: Path) -> list[tuple[str, str, list[str], str]]:
+    """(kind, where, copies, text) of every oddity and stale question the audit asks on a scratch clone."""
+    from cc_hooks.audit import run_audit
+    from cc_hooks.config import load_config_or_default
+
+    with tempfile.TemporaryDirectory(prefix="audit-precision-") as scratch:
+        clone = Path(scratch) / "clone"
+        subprocess.run(["git", "clone", "-q", str(source), str(clone)], check=True)
+        config, _ = load_config_or_default(clone)
+        result = run_audit(clone, config)
+    found = []
+    for graded in result.graded:
+        question = graded.question
+        if question.kind == "oddity":
+            found.append(("oddity", question.source, list(question.data.get("copies", [])), question.text))
+        elif question.kind == "stale":
+            found.append(("stale", f"stale:{question.source}", [], question.text))
+    return found
+
+
+def label_of(labels: dict, project: str, where: str, copies: list[str]):
+    for place in (where, *copies):
+        if (project, place) in labels:
+            return labels[project, place]
+    return None
+
+
+def score(set_file: Path, roots: list[Path]) -> Counter:
+    labels = read_set(set_file)
+    totals: Counter = Counter()
+    print(f"== {set_file}")
+    for project in dict.fromkeys(p for p, _ in labels):
+        source = source_of(project, roots)
+        if source is None:
+            print(f"{project}: no clone under {', '.join(map(str, roots))}: skipped")
+            continue
+        counts: Counter = Counter()
+        asked = set()
+        for kind, where, copies, text in mined(source):
+            asked.update((where, *copies))
+            label = label_of(labels, project, where, copies) or "unlabeled"
+            counts[kind, label] += 1
+            if label != "meaningful":
+                print(f"  {label.upper()}: {project} {where}: {text[:100]}")
+        parts = [f"{kind} {counts[kind, 'meaningful']}/{counts[kind, 'meaningful'] + counts[kind, 'noise']}"
+                 + (f" (+{counts[kind, 'unlabeled']} unlabeled)" if counts[kind, "unlabeled"] else "") for kind in KINDS]
+        missed = [where for (p, where), label in labels.items() if p == project and label == "meaningful" and where not in asked]
+        for where in missed:
+            print(f"  MISSED: {project} {where} (labeled meaningful, no longer asked)")
+        print(f"{project}: {sum(counts.values())} questions; meaningful/judged: " + ", ".join(parts)
+              + (f"; {len(missed)} meaningful label(s) not asked" if missed else ""))
+        counts["missed", "meaningful"] += len(missed)
+        totals.update(counts)
+    print(f"meaningful labels no longer asked: {totals['missed', 'meaningful']}")
+    totals.pop(("missed", "meaningful"), None)
+    for kind in (*KINDS, None):
+        good = sum(n for (k, label), n in totals.items() if label == "meaningful" and kind in (None, k))
+        judged = sum(n for (k, label), n in totals.items() if label in ("meaningful", "noise") and kind in (None, k))
+        unlabeled = sum(n for (k, label), n in totals.items() if label == "unlabeled" and kind in (None, k))
+        name = kind or "overall"
+        print(f"{name} precision {good}/{judged} = {good / judged:.1%}; {unlabeled} unlabeled" if judged else f"{name}: nothing judged")
+    return totals
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--clones", required=True, type=Path)
-    parser.add_argument("--set", required=True, type=Path, dest="set_file")
+    parser.add_argument("--clones", required=True, type=Path, action="append", help="folder of <owner>+<name> clones (repeatable)")
+    parser.add_argument("--set", required=True, type=Path, dest="set_files", action="append", help="a labels file (repeatable)")
     args = parser.parse_args(argv)
-    labels: dict[tuple[str, str], str] = {}
-    for line in args.set_file.read_text(encoding="utf-8").splitlines():
-        if line.strip() and not line.startswith("#"):
-            project, where, label = line.split("\t")[:3]
-            labels[project, where] = label
-    meaningful = noise = unlabeled = 0
-    for project in dict.fromkeys(p for p, _ in labels):
-        mined = scan_oddities(args.clones / project)
-        counts = {"meaningful": 0, "noise": 0, None: 0}
-        for oddity in mined:
-            label = labels.get((project, f"{oddity.path}:{oddity.line}"))
-            counts[label] += 1
-            if label != "meaningful":
-                print(f"  {label or 'UNLABELED'}: {project} {oddity.path}:{oddity.line} {oddity.what}: {oddity.text[:80]}")
-        print(f"{project}: {len(mined)} questions, {counts['meaningful']} meaningful, {counts['noise']} noise, {counts[None]} unlabeled")
-        meaningful, noise, unlabeled = meaningful + counts["meaningful"], noise + counts["noise"], unlabeled + counts[None]
-    judged = meaningful + noise
-    print(f"precision {meaningful}/{judged} = {meaningful / judged:.1%}; {unlabeled} unlabeled" if judged else "nothing judged")
+    for set_file in args.set_files:
+        score(set_file, args.clones)
     return 0
 
 

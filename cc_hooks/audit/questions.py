@@ -15,7 +15,7 @@ Generated from the view (HEAD as a clone shows it):
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Optional
 
@@ -39,7 +39,9 @@ _DISABLED_TEST_RE = re.compile(
     r"^\s*(?:@pytest\.mark\.skip\b(?!if)|@unittest\.skip\b(?![A-Z])|@Disabled\b|@Ignore\b|#\[ignore\])|"
     r"\b(?:it|test|describe)\.skip\s*\(|(?:^|[^\w.])x(?:it|describe|test)\s*\(|\bt\.Skip(?:Now)?\s*\("
 )
-_SLEEP_RE = re.compile(r"\bsleep\s*\(\s*\d+(?:\.\d+)?\s*\)")
+_NUMBER = r"\d+(?:\.\d+)?"
+# ``sleep(0.5)``, and a choice between literals: ``sleep(5.0 if count > 5 else 0.5)``
+_SLEEP_RE = re.compile(rf"\bsleep\s*\(\s*{_NUMBER}(?:\s+if\s+[^()]+?\s+else\s+{_NUMBER})?\s*\)")
 _TEST_PATH_RE = re.compile(r"(?:^|/)(?:tests?|spec|__tests__)/|(?:^|/)test_[^/]*$|_test\.[^/]+$|\.(?:test|spec)\.[^/]+$")
 
 
@@ -58,6 +60,7 @@ class Oddity:
     what: str  # what kind of oddity, in words (see ``_oddity``)
     text: str  # the line, stripped
     explained: str = ""  # the explanation written at the danger point, if any
+    copies: list = field(default_factory=list)  # "path:line" of the same code elsewhere (one question for all)
 
 
 def generate(view: Path, config, caller: Iterable[str] = (), timeout: float = 30.0) -> list[Question]:
@@ -209,7 +212,8 @@ def scan_oddities(view: Path, timeout: float = 30.0, limit: int = MAX_ODDITIES) 
     listed = [p for p in run_git(view, "ls-files", "-z", timeout=timeout).split("\0") if p]
     trees = DependencyTrees(view, listed)
     found: list[Oddity] = []
-    for rel in sorted(p for p in listed if is_code_path(p) and not trees.contains(p)):
+    copies: dict[tuple, Oddity] = {}
+    for rel in sorted(p for p in listed if is_code_path(p) and not trees.contains(p) and not _DEMO_PATH_RE.search(p)):
         lines = _code_lines(view / rel)
         test = is_test_path(rel)
         regions = _python_regions(lines) if rel.endswith((".py", ".pyi")) else None
@@ -218,6 +222,10 @@ def scan_oddities(view: Path, timeout: float = 30.0, limit: int = MAX_ODDITIES) 
             oddity = _oddity(rel, number, line, lines, test, regions)
             if oddity is None or _same_comment_block(found, oddity, lines):
                 continue
+            original = copies.setdefault(_copy_key(oddity, lines), oddity)
+            if original is not oddity:
+                original.copies.append(f"{oddity.path}:{oddity.line}")
+                continue
             kind = "comment" if oddity.what.endswith("comment") else oddity.what
             if per_kind.get(kind, 0) < PER_FILE:
                 per_kind[kind] = per_kind.get(kind, 0) + 1
@@ -225,6 +233,13 @@ def scan_oddities(view: Path, timeout: float = 30.0, limit: int = MAX_ODDITIES) 
         if len(found) >= MAX_SCANNED:
             break
     return sorted(found, key=_priority)[:limit]
+
+
+def _copy_key(oddity: Oddity, lines: list[str]) -> tuple:
+    """What makes two oddities one: the same kind on the same code, with the same two lines above
+    and one below (a function copied across modules asks its question once)."""
+    around = [" ".join(text.split()) for text in lines[max(0, oddity.line - 3) : oddity.line + 1]]
+    return (oddity.what, *around)
 
 
 def _priority(oddity: Oddity) -> tuple:
@@ -248,6 +263,9 @@ class _Regions:
     comments: dict  # line -> the comment text on it
     in_string: set  # lines inside a multi-line string (docstrings, test data)
     demo: set  # lines under ``if __name__ == "__main__":``
+    nested: set = field(default_factory=set)  # decorator lines of a def/class defined inside a function
+    empty: set = field(default_factory=set)  # decorator lines of a method whose body is only ``pass``/``...``
+    polling: set = field(default_factory=set)  # lines whose innermost loop polls: a ``while``, or a ``for`` that breaks
 
 
 def _python_regions(lines: list[str]) -> Optional[_Regions]:
@@ -274,7 +292,66 @@ def _python_regions(lines: list[str]) -> Optional[_Regions]:
     for node in getattr(tree, "body", []):
         if isinstance(node, ast.If) and "__name__" in ast.dump(node.test) and "__main__" in ast.dump(node.test):
             demo.update(range(node.lineno, (node.end_lineno or node.lineno) + 1))
-    return _Regions(comments, in_string, demo)
+    regions = _Regions(comments, in_string, demo)
+    if tree is not None:
+        _decorated(tree, regions, in_function=False, in_class=False)
+        _polling_loops(tree, regions.polling, polling=False)
+    return regions
+
+
+def _polling_loops(node, lines: set, polling: bool) -> None:
+    """Add to ``lines`` the statements whose innermost loop waits for something: a ``while`` loop,
+    or a ``for`` loop that ``break``s (a bounded retry). A sleep there paces the loop."""
+    import ast
+
+    for child in ast.iter_child_nodes(node):
+        inner = polling
+        if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            inner = False
+        elif isinstance(child, ast.While):
+            inner = True
+        elif isinstance(child, (ast.For, ast.AsyncFor)):
+            inner = _breaks(child)
+        if inner and isinstance(child, ast.stmt) and not isinstance(child, (ast.While, ast.For, ast.AsyncFor)):
+            lines.update(range(child.lineno, (child.end_lineno or child.lineno) + 1))
+        _polling_loops(child, lines, inner)
+
+
+def _breaks(loop) -> bool:
+    """Whether ``loop`` has a ``break`` of its own (not one of a nested loop)."""
+    import ast
+
+    pending = list(loop.body)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.Break):
+            return True
+        if not isinstance(node, (ast.For, ast.AsyncFor, ast.While, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            pending.extend(ast.iter_child_nodes(node))
+    return False
+
+
+def _decorated(node, regions: _Regions, in_function: bool, in_class: bool) -> None:
+    """Record the decorator lines of defs and classes that are test fixtures (defined inside a
+    function: a test of the skip machinery) or empty overrides (a method that only ``pass``es: an
+    inherited test declared not applicable)."""
+    import ast
+
+    for child in ast.iter_child_nodes(node):
+        is_def = isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef))
+        if is_def or isinstance(child, ast.ClassDef):
+            lines = {d.lineno for d in child.decorator_list}
+            if in_function:
+                regions.nested.update(lines)
+            elif is_def and in_class and all(_is_filler(statement) for statement in child.body):
+                regions.empty.update(lines)
+        _decorated(child, regions, in_function or is_def, isinstance(child, ast.ClassDef) or (in_class and not is_def))
+
+
+def _is_filler(statement) -> bool:
+    import ast
+
+    return isinstance(statement, ast.Pass) or (isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant))
 
 
 def _code_lines(path: Path) -> list[str]:
@@ -324,19 +401,95 @@ def _oddity(rel: str, number: int, line: str, lines: list[str], test: bool, regi
         after = marker.group("after").strip()
         # "workaround: the server drops ..." / "workaround for the docs 'more than one target' problem": the problem, named
         named = bool(re.match(r"(?::|\s*-+|\s*for\b)\s*\S", after)) and _word_count(after) >= 5
+        if _USERS_WORKAROUND_RE.search(block) or _ELSEWHERE_RE.match(f"{after} {_comment_after(lines, number)}"):
+            return None  # what users do, or a pointer to the oddity's own place: prose, not an oddity here
         return Oddity(rel, number, f"{marker.group('marker').lower()} comment", line.strip(),
                       block if named or states_a_reason(block) else "")
     if _found(_DISABLED_TEST_RE, line):
         call = line if line.rstrip().endswith(")") else " ".join([line, *lines[number : number + 3]])  # reason= on the next lines
         reason = re.search(r"""reason\s*=\s*["'](.+?)["']|skip\w*\(\s*["'](.+?)["']""", call)
         text = (reason.group(1) or reason.group(2)) if reason else ""
+        if regions is not None and (number in regions.nested or (number in regions.empty and _word_count(text) >= 2)):
+            return None  # a skip that is the test's fixture, or an inherited test declared not applicable, with why
         return Oddity(rel, number, "disabled test", line.strip(), text if _word_count(text) >= 3 else _comment_block(lines, number))
-    sleep = None if test or _DEMO_PATH_RE.search(rel) or (regions is not None and number in regions.demo) else _found(_SLEEP_RE, line)
+    support = test or _TEST_SERVER_PATH_RE.search(rel)  # a test server's delays are what it simulates
+    code = line[: line.rfind(regions.comments[number])] if regions is not None and number in regions.comments else line
+    sleep = None if support or (regions is not None and number in regions.demo) else _found(_SLEEP_RE, code)
     if sleep and not _ZERO_SLEEP_RE.search(sleep.group(0)):  # sleep(0) yields to the event loop: an idiom, not a delay
-        comment = _trailing_comment(line)
-        return Oddity(rel, number, "sleep with a literal", line.strip(),
-                      comment if _word_count(comment) >= 3 else _comment_block(lines, number))
+        return _sleep_oddity(rel, number, line, lines, polling=regions is not None and number in regions.polling)
     return None
+
+
+_TEST_SERVER_PATH_RE = re.compile(r"(?:^|/)(?:dummy|mock|fake|test)_?servers?(?:/|\.py$)", re.IGNORECASE)
+
+
+# "users employ a workaround", "you can use this hack": what others do, not this code
+_USERS_WORKAROUND_RE = re.compile(
+    r"\b(?:users?|people|you|callers?|clients?)\s+(?:\w+\s+){0,3}?(?:an?\s+|the\s+|this\s+|that\s+)?(?:work-?around|hack|kludge)\b",
+    re.IGNORECASE,
+)
+# "we include a hack in `process_block`. See the comments there.": the oddity is in that other place
+_ELSEWHERE_RE = re.compile(r"^\s*(?:in|at|inside)\s+(?:`[^`]+`|\w+(?:\.\w+)*\(\))", re.IGNORECASE)
+# Words by which a sleep's comment names a bug it works around: still worth asking about, explained or not
+_WORKAROUND_WORDS_RE = re.compile(
+    r"\b(?:bug|work-?around|hack|kludge|unfortunately|instead\s+of|issue|broken|race)\b|https?://|#\d+", re.IGNORECASE
+)
+_SLEEP_WORDS_RE = re.compile(r"\b(?:sleep|wait|delay|pause|idle|poll|cpu|throttl\w*|back\s*off|grace|responsive)", re.IGNORECASE)
+_SIGNAL_RE = re.compile(r"\.(?:send_signal|terminate|kill)\s*\(|\bos\.kill(?:pg)?\s*\(")
+_WAITED_RE = re.compile(r"\.(?:wait|join|communicate)\s*\(")
+_DEF_RE = re.compile(r"^\s*(?:async\s+)?(?:def|class)\s")
+
+
+def _sleep_oddity(rel: str, number: int, line: str, lines: list[str], polling: bool = False) -> Optional[Oddity]:
+    """A literal sleep is a question unless the code around it answers it: a comment explaining
+    the delay (a poll interval, an idle back-off), the loop it paces (``polling``: a ``while`` or a
+    retry ``for`` that breaks), or a grace period after signalling a process that nothing has
+    waited for yet. A comment that calls it a workaround for a bug keeps it."""
+    comment = _trailing_comment(line)
+    explained = comment if _word_count(comment) >= 3 else _comment_block(lines, number) or _sleep_comment_above(lines, number)
+    if explained and not _WORKAROUND_WORDS_RE.search(explained):
+        return None
+    if not explained and (polling or _grace_period(lines, number)):
+        return None
+    return Oddity(rel, number, "sleep with a literal", line.strip(), explained)
+
+
+def _above_in_function(lines: list[str], number: int, limit: int) -> list[str]:
+    """Up to ``limit`` lines above ``number`` (1-based), nearest first, not past the enclosing def."""
+    found = []
+    for index in range(number - 2, max(-1, number - 2 - limit), -1):
+        if _DEF_RE.match(lines[index]):
+            break
+        found.append(lines[index])
+    return found
+
+
+def _sleep_comment_above(lines: list[str], number: int) -> str:
+    """The comment a few lines up in the same function that speaks of the delay ("sleep ... to keep
+    the idle CPU load low"), joined with the rest of its block."""
+    above = _above_in_function(lines, number, 10)
+    for offset, text in enumerate(above):
+        if _COMMENT_LINE_RE.match(text) and _SLEEP_WORDS_RE.search(text):
+            index = number - 2 - offset
+            block = [text]
+            while index - 1 >= 0 and _COMMENT_LINE_RE.match(lines[index - 1]):
+                index -= 1
+                block.insert(0, lines[index])
+            words = " ".join(_COMMENT_LINE_RE.match(t).group(1).strip() for t in block)
+            if _word_count(words) >= 6:
+                return words
+    return ""
+
+
+def _grace_period(lines: list[str], number: int) -> bool:
+    """A sleep right after a process was signalled and before anything waited for it: the time it
+    is given to exit before the next, harder signal."""
+    for text in _above_in_function(lines, number, 8):
+        if _WAITED_RE.search(text):
+            return False
+        if _SIGNAL_RE.search(text):
+            return True
+    return False
 
 
 _ZERO_SLEEP_RE = re.compile(r"\(\s*0+(?:\.0+)?\s*\)")
@@ -364,6 +517,8 @@ def _marker(line: str, comment: Optional[str]) -> Optional["re.Match[str]"]:
         return None
     if match.group("marker").lower().startswith(("do", "don")) and re.search(r"[\w,)]\s*$", match.group("before")):
         return None
+    if re.search(r"[\"'`]$", match.group("before")):
+        return None  # '"workaround: ..." names the problem': the word quoted, mentioned rather than used
     return match
 
 
@@ -407,11 +562,18 @@ def _word_count(text: str) -> int:
 
 def oddity_questions(oddities: list[Oddity]) -> list[Question]:
     return [
-        Question(f"oddity:{o.path}:{o.line}", f"Why does the {o.what} at {o.path}:{o.line} exist? (`{_short(o.text)}`)",
+        Question(f"oddity:{o.path}:{o.line}",
+                 f"Why does the {o.what} at {o.path}:{o.line}{_copies(o)} exist? (`{_short(o.text)}`)",
                  "oddity", f"{o.path}:{o.line}", terms_of(o.text),
-                 {"path": o.path, "line": o.line, "explained": o.explained, "what": o.what})
+                 {"path": o.path, "line": o.line, "explained": o.explained, "what": o.what, "copies": list(o.copies)})
         for o in oddities
     ]
+
+
+def _copies(oddity: Oddity) -> str:
+    if not oddity.copies:
+        return ""
+    return f" (and its copy at {oddity.copies[0]})" if len(oddity.copies) == 1 else f" (and {len(oddity.copies)} copies)"
 
 
 def _short(text: str, limit: int = 80) -> str:

@@ -13,7 +13,15 @@ from cc_hooks.audit.freshclone import View
 from cc_hooks.audit.report import REPORT_NAME
 from cc_hooks.audit.result import FAIL, STALE, Graded, Question
 
-HISTORY_DOCS = re.compile(r"(?:^|/)(?:CHANGELOG|CHANGES|HISTORY|NEWS)[^/]*$", re.IGNORECASE)
+# Documents of the past: changelogs, release notes, what's-new pages, generated GitHub statistics,
+# design proposals. They name what was true then (files deleted since, commits of that time); HEAD
+# does not contradict them.
+HISTORY_DOCS = re.compile(
+    r"(?:^|/)(?:[\w.]+[-_])?(?:CHANGELOG|CHANGES|HISTORY|NEWS|RELEASE[-_ ]?NOTES?|whats-?new|github[-_]stats)[^/]*$|"
+    r"(?:^|/)(?:changelogs?|changes|history|news|releases?|release[-_]?notes|whats-?new|proposals|peps|seps|neps|rfcs|adrs?)/|"
+    r"(?:^|/)(?:[a-z]?ep|rfc|adr)[-_]?\d+[^/]*$",
+    re.IGNORECASE,
+)
 # Text the code reads or the tests feed it: a template a command copies into other projects, a
 # test corpus's cases and fixtures. Its dates, shas and plan items are examples, not this
 # project's record; a test directory's README is still the project's own doc.
@@ -29,7 +37,7 @@ def stale_claims(view: View, config, deadline, max_docs: int = MAX_DOCS) -> list
     are history too; a dependency tree's docs are somebody else's (``cc_hooks.deptrees``);
     templates and test data are inputs of the code (``DATA_DOCS``).
     """
-    from cc_hooks.claims.extract import claim_from_line, extract_from_text
+    from cc_hooks.claims.extract import DOC_PLAN_HEADING_RE, claim_from_line, extract_from_text
     from cc_hooks.claims.model import CONTRADICTED
     from cc_hooks.claims.verify import verify_claims
     from cc_hooks.git import run_git
@@ -58,7 +66,10 @@ def stale_claims(view: View, config, deadline, max_docs: int = MAX_DOCS) -> list
     deleted = _deleted_paths(view.path, deadline.timeout())
     for rel in docs[:max_docs]:
         text = "\n".join(read_lines(view.path / rel, MAX_DOC_BYTES))
-        found = [c for c in extract_from_text(_unquoted(text), source=rel) if _doc_claim(c, rel, deleted)]
+        if rel.lower().endswith(".rst"):
+            text = rst_prose(text)
+        found = [c for c in extract_from_text(_unquoted(text), source=rel, plan_headings=DOC_PLAN_HEADING_RE)
+                 if _doc_claim(c, rel, deleted)]
         _date_plan_items(view.path, rel, found, deadline.timeout())
         claims += found
     if claims:
@@ -75,6 +86,26 @@ def stale_claims(view: View, config, deadline, max_docs: int = MAX_DOCS) -> list
 
 
 _POINT_IN_TIME = frozenset({"clean", "pushed", "staged"})
+_LINK_ITEM_RE = re.compile(r"^(?:\[[^\]]+\]\([^)]+\)|`[^`<]+<[^>]+>`_|:(?:doc|ref):`[^`]+`)")
+_PLACEHOLDER_RE = re.compile(r"(?:^|[-_/.])(?:[Xx]\.[Yy](?:\.[Zz])?|[Nn]\.[Nn](?:\.[Nn])?|X{3,}|<[^>]*>|\{[^}]*\})(?:$|[-_/.])")
+_GIT_WORDS_RE = re.compile(
+    r"\b(?:git|commits?|branch(?:es)?|merged?|rebased?|checkout|check\s+out|push(?:ed)?|pull|clone[ds]?|releases?|released|"
+    r"versions?|HEAD|upstream|origin|annotated|signed)\b",
+    re.IGNORECASE,
+)
+
+
+def _prose_tag(text: str, name: str) -> bool:
+    """``name`` follows "tag" in a sentence with no other word of git ("ask on Stack Overflow and use
+    the tag ``python-requests``"): a label somewhere else, not a tag of this repository."""
+    cue = re.search(r"\btag(?:s|ged)?\s+(?:as\s+)?[`'\"]*" + re.escape(name), text, re.IGNORECASE)
+    return cue is not None and not _GIT_WORDS_RE.search(text)
+# A path owned by the reader's project, not this one: "your ``setup.py``", "the library's ``conf.py``"
+_OTHER_PROJECTS_RE = re.compile(
+    r"\b(?:your|their|the\s+user'?s|(?:the|a|an|any|each|external|third-party|user)\s+(?:\w+\s+)?"
+    r"(?:library|libraries|project|package|application|app|repository)(?:'s)?)\s+(?:own\s+)?[`'\"*]*$",
+    re.IGNORECASE,
+)
 
 
 def _foreign_revisions_only(claim) -> bool:
@@ -93,6 +124,51 @@ def _unquoted(text: str) -> str:
     """A doc's text without its double-quoted spans: in a doc, quoted words are examples and
     citations ("branch `x` at `abc1234`"), not claims about this repository."""
     return _QUOTED_RE.sub('""', text)
+
+
+_RST_CODE_DIRECTIVES = frozenset(
+    "code code-block sourcecode literalinclude highlight ipython doctest testcode testoutput testsetup "
+    "jupyter-execute program-output command-output math raw parsed-literal".split()
+)
+_RST_DIRECTIVE_RE = re.compile(r"^(\s*)\.\.\s+(?:([\w:-]+)::|\S)")  # ".. note::", ".. _label:", ".. a comment"
+_RST_UNDERLINE_RE = re.compile(r"^([=\-~^\"'`#*+<>:._])\1{2,}\s*$")
+
+
+def rst_prose(text: str) -> str:
+    """A reStructuredText document's prose, line for line: code and literal blocks, doctests,
+    directive and target lines and comments blanked, and underlined titles written as "# title",
+    so that ``extract_from_text`` reads sections as they are (a ``.. _priority-queue:`` target
+    is no "queue" heading; ``def f(q: Queue) -> None:`` in a code block is no heading either)."""
+    lines = text.split("\n")
+    out = list(lines)
+    literal_indent = None  # inside an indented block to blank: the indentation it must exceed
+    for index, line in enumerate(lines):
+        indent = len(line) - len(line.lstrip())
+        if literal_indent is not None:
+            if not line.strip() or indent > literal_indent:
+                out[index] = ""
+                continue
+            literal_indent = None
+        directive = _RST_DIRECTIVE_RE.match(line)
+        if directive:
+            out[index] = ""
+            name = directive.group(2)
+            if name is None or name.split(":")[-1] in _RST_CODE_DIRECTIVES:  # a comment or target, or code: skip its body
+                literal_indent = indent
+            continue
+        if line.lstrip().startswith(">>>"):
+            out[index] = ""
+            continue
+        if line.rstrip().endswith("::"):
+            out[index] = line.rstrip()[:-1].rstrip(":") + (":" if line.strip() != "::" else "")
+            literal_indent = indent
+            continue
+        following = lines[index + 1] if index + 1 < len(lines) else ""
+        if line.strip() and not _RST_UNDERLINE_RE.match(line) and _RST_UNDERLINE_RE.match(following) and len(following.strip()) >= len(line.strip()) - 1:
+            out[index] = "# " + line.strip()
+        elif _RST_UNDERLINE_RE.match(line):
+            out[index] = ""
+    return "\n".join(out)
 
 
 _LEADING_DATE_RE = re.compile(r"^(?:DONE\s+)?(\d{4}-\d{2}-\d{2})\b")
@@ -142,14 +218,18 @@ def _doc_claim(claim, rel: str, deleted: set[str]) -> bool:
     from cc_hooks.claims.extract import classify
 
     if claim.kind == "queue":
-        return True
+        return not _LINK_ITEM_RE.match(claim.text)  # "Next Steps: [Configure](configure.md)": where to read next
     base = posixpath.dirname(rel)
     kept = []
     for address in claim.addresses:
+        if address.kind in (addr.BRANCH, addr.NAME) and (_PLACEHOLDER_RE.search(address.value) or _prose_tag(claim.text, address.value)):
+            continue  # "a ``release-X.Y.Z`` branch", "use the tag ``python-requests``" on Stack Overflow
         if address.kind in (addr.PATH, addr.NAME):
             value = address.value.rstrip("/")
             if not ({value, posixpath.join(base, value)} & deleted or any(d.startswith(value + "/") for d in deleted)):
                 continue
+            if _OTHER_PROJECTS_RE.search(claim.text[: max(0, claim.text.find(address.value))]):
+                continue  # "the entry points of the library ``setup.py``": a file of the reader's project
         kept.append(address)
     claim.addresses = kept
     claim.assertions = [a for a in claim.assertions if a.what not in _POINT_IN_TIME]

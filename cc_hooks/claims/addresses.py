@@ -9,7 +9,8 @@ address becomes a check and a wrong address becomes a false contradiction:
   of 7-40 characters, a path, ``#123``); code such as `add()` is not;
 - outside backticks a SHA needs a digit and a letter (``deadbeef`` counts only
   after "commit"/"sha"), a path needs a slash plus an extension or a known
-  source extension, and a branch needs a cue ("branch x", "merged into x")
+  source extension, and a branch needs a git cue ("branch x", "merged into x",
+  "rebased onto x", never a bare "onto": "map requests onto pre-determined responses")
   and the shape of a branch name (``main``, ``fix-login``, ``feature/x``,
   ``v1.2``), so the English word after the cue ("this branch holds the
   work", "merged into production") is never taken for one;
@@ -55,7 +56,7 @@ _DOTFILE_RE = re.compile(r"\.[a-z][a-z0-9-]*(?:ignore|rc|config|attributes|modul
 _ISSUE_RE = re.compile(r"(?<![\w&/#])#(\d{1,7})\b")
 _KEY_RE = re.compile(r"\b([A-Z][A-Z0-9]{1,9}-\d{1,7})\b")
 _BRANCH_CUE_RE = re.compile(
-    r"\b(?:branch(?:es)?|tag(?:s|ged)?(?:\s+as)?|on\s+branch|(?:merged?|rebased?|landed|pushed)\s+(?:in)?to|onto|rebased\s+on)\s*$",
+    r"\b(?:branch(?:es)?|tag(?:s|ged)?(?:\s+as)?|on\s+branch|(?:merged?|rebased?|landed|pushed)\s+(?:in)?to|(?:rebas(?:e|ed|ing)|cherry-picked)\s+(?:\S+\s+){0,2}onto|rebased\s+on)\s*$",
     re.IGNORECASE,
 )
 _BRANCH_AFTER_RE = re.compile(r"\s+branch(?:es)?\b", re.IGNORECASE)
@@ -68,7 +69,7 @@ _BARE_FILES = frozenset(
 _HEX_WORDS = frozenset("dead beef cafe face fade bead deaf feed babe bade abbe added faded decade facade accede deface efface beaded".split())
 _SHORT_SHA_CUE_RE = re.compile(r"\b(?:is|in|at|was|fix(?:ed)?\s+in|landed\s+in|commit|sha)\s*$", re.IGNORECASE)
 _PLAIN_BRANCH_RE = re.compile(
-    r"\b(?:branch|(?:merged?|rebased?|landed|pushed)\s+(?:in)?to|onto) (?![\s`])([A-Za-z0-9][\w./-]*[\w/-]|[A-Za-z0-9])",
+    r"\b(?:branch|(?:merged?|rebased?|landed|pushed)\s+(?:in)?to|(?:rebas(?:e|ed|ing)|cherry-picked)\s+(?:\S+\s+){0,2}onto) (?![\s`])([A-Za-z0-9][\w./-]*[\w/-]|[A-Za-z0-9])",
     re.IGNORECASE,
 )
 

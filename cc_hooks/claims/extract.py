@@ -52,6 +52,14 @@ _NEXT_HEADING_RE = re.compile(
     r"open\s+(?:items|questions)|queued?|not\s+yet\s+done)\b",
     re.IGNORECASE,
 )
+# In a document (not a summary or the dashboard) "queue" is a topic ("Queue example", "Priority
+# queues"), not the plan section it is in a dashboard, and the plan words open the heading: a
+# sentence introducing an example ("For example, to do a total of 3 retries:") is no plan.
+DOC_PLAN_HEADING_RE = re.compile(
+    r"^\W*(?:next\s+steps?|pending\s+tasks?|still\s+need(?:s)?\s+to|remaining\s+(?:tasks?|work)|to\s*do|todo|"
+    r"open\s+(?:items|questions)|queued|not\s+yet\s+done)\b",
+    re.IGNORECASE,
+)
 _NAME = r"(`?)([A-Za-z0-9][\w./+-]*[\w/+-]|[A-Za-z0-9])`?"  # (tick, name)
 # "merged into `main`", "merged `fix/x` into `main`": (verb, tick, target)
 _MERGED_RE = re.compile(
@@ -151,11 +159,13 @@ def git_assertions(text: str) -> list[Assertion]:
     return found
 
 
-def extract_from_text(text: str, source: str = "summary", date: Optional[str] = None) -> list[Claim]:
+def extract_from_text(text: str, source: str = "summary", date: Optional[str] = None,
+                      plan_headings: "re.Pattern[str]" = _NEXT_HEADING_RE) -> list[Claim]:
     """Claims in free text such as the harness's compaction summary.
 
     ``date`` (ISO) bounds the commit search for its "next steps" items; without
-    it they stay UNVERIFIED ("undated").
+    it they stay UNVERIFIED ("undated"). ``plan_headings``: the headings whose
+    lines are queue items.
     """
     claims: list[Claim] = []
     in_fence = False
@@ -172,7 +182,7 @@ def extract_from_text(text: str, source: str = "summary", date: Optional[str] = 
             continue
         heading = None if continues and not stripped.startswith("#") else _heading(stripped)
         if heading is not None:
-            in_next = bool(_NEXT_HEADING_RE.search(heading))
+            in_next = bool(plan_headings.search(heading))
             continue
         body = _BULLET_RE.sub("", stripped)
         for sentence in _SENTENCE_SPLIT_RE.split(body):

@@ -145,11 +145,180 @@ def test_prose_is_not_a_do_not_remove_marker(project):
 
 
 def test_a_first_audit_gets_a_short_ranked_list(project):
-    body = "".join(f"def f{i}():\n    time.sleep(1)\n\n\n" for i in range(10))
-    for n in range(30):
-        project.write(f"src/m{n}.py", "import time\n\n\n" + body)
+    for n in range(30):  # distinct code: copies of one function would be one question
+        project.write(f"src/m{n}.py", "import time\n\n\n" + "".join(f"def f{n}_{i}():\n    time.sleep(1)\n\n\n" for i in range(10)))
     project.write("src/zz.py", "# HACK\nx = 1\n")
     project.commit("Add many")
     found = scan_oddities(project.root)
-    assert len(found) == 40 and found[0].path == "src/zz.py"  # the unexplained hack first
+    assert len(found) == 40 and found[0].path == "src/zz.py"  # the unexplained marker first
     assert max(sum(o.path == p for o in found) for p in {o.path for o in found}) == 2  # two per file and kind
+
+
+def test_a_sleep_its_comment_explains_is_answered_unless_the_comment_calls_it_a_workaround(project):
+    """Issue 20: poll intervals with a comment right there (ipython's GUI input hooks) are answered,
+    not questions; a comment naming a bug keeps the sleep a question (a workaround worth knowing)."""
+    project.write("src/hooks.py", "\n".join([
+        "import time",
+        "def loop(ready, clock, t):",
+        "    while not ready():",
+        "        # We need to sleep at this point to keep the idle CPU load",
+        "        # low. However, if we sleep too long, GUI response is poor.",
+        "        used = clock() - t",
+        "        if used > 10.0:",
+        "            # print('Sleep for 1 s')  # dbg",
+        "            time.sleep(1.0)",  # 9: explained five lines up
+        "        else:",
+        "            time.sleep(0.001)  # many events coming in, so sleep very little",  # 11: trailing comment
+        "def run(p):",
+        "    # Python has a bug where wait() is not interruptible, so poll in a loop",
+        "    while p.poll() is None:",
+        "        time.sleep(0.01)",  # 15: its comment names a bug
+        "def bare():",
+        "    time.sleep(0.2)",  # 17: nothing says why
+        "",
+    ]))
+    project.commit("Add hooks")
+    found = {o.line: o for o in scan_oddities(project.root) if o.path == "src/hooks.py"}
+    assert sorted(found) == [15, 17]
+    assert "bug" in found[15].explained and found[17].explained == ""
+
+
+def test_a_grace_sleep_after_signalling_a_process_is_not_a_question(project):
+    project.write("src/procs.py", "\n".join([
+        "import signal, time",
+        "def kill_all(procs):",
+        "    for p in procs:",
+        "        try:",
+        "            p.send_signal(signal.SIGINT)",
+        "        except OSError:",
+        "            pass",
+        "    time.sleep(0.1)",  # 8: the time they get to exit
+        "def stop(proc):",
+        "    proc.kill()",
+        "    proc.wait()",
+        "    time.sleep(0.2)",  # 12: the process is already gone: why wait more?
+        "",
+    ]))
+    project.commit("Add procs")
+    assert [o.line for o in scan_oddities(project.root) if o.path == "src/procs.py"] == [12]
+
+
+def test_a_sleep_between_literals_is_mined(project):
+    project.write("src/pin.py", "import time\ndef fail(count):\n    time.sleep(5.0 if count > 5 else 0.5)\n")
+    project.commit("Add pin")
+    [found] = [o for o in scan_oddities(project.root) if o.path == "src/pin.py"]
+    assert found.line == 3 and found.what == "sleep with a literal"
+
+
+def test_a_skip_under_test_or_declaring_an_inherited_test_not_applicable_is_no_disabled_test(project):
+    project.write("tests/test_skips.py", "\n".join([
+        "import unittest, pytest",
+        "class TestRunner(unittest.TestCase):",
+        "    def test_skipped_generator_is_not_an_error(self):",
+        "        class Inner(unittest.TestCase):",
+        "            @unittest.skip(\"don't run this\")",  # 5: the fixture of this test
+        "            def test_gen(self):",
+        "                yield",
+        "class TestHttpx(Base):",
+        "    @pytest.mark.skip(reason='The check is Twisted-specific')",  # 9: an inherited test, not applicable
+        "    def test_verify_certs(self):",
+        "        pass",
+        "    @pytest.mark.skip(reason='needs fix')",  # 12: a real test turned off
+        "    def test_lazy_user(self):",
+        "        assert self.fetch('/')",
+        "@pytest.mark.skip(reason='Proxy support is not implemented yet')",  # 15: a whole class off
+        "class TestProxy(Base):",
+        "    is_secure = True",
+        "",
+    ]))
+    project.commit("Add skips")
+    assert [o.line for o in scan_oddities(project.root) if o.path == "tests/test_skips.py"] == [12, 15]
+
+
+def test_a_workaround_users_apply_or_a_hack_pointed_at_elsewhere_is_prose(project):
+    project.write("src/filters.py", "\n".join([
+        "# To avoid the delay users employ a workaround:",
+        "# switching the emacs bindings off.",
+        "#",
+        "# For the workaround to work:",
+        "# - the binding must be off",
+        "a = 1",
+        "",
+        "",
+        "# The difficulty is that process_input does not know, which requires that we include a hack in",
+        "# `process_block`. See the comments there.",
+        "b = 2",
+        "",
+        "",
+        "def process_block():",
+        "    # HACK: process_input cannot know if process_output runs",
+        "    return 3",
+        "",
+    ]))
+    project.commit("Add filters")
+    assert [o.line for o in scan_oddities(project.root) if o.path == "src/filters.py"] == [15]
+
+
+def test_copied_code_is_one_question_naming_its_copies(project):
+    body = "def show(frame):\n    try:\n        # we likely want to fix stackdata at some point, but\n        # still need a workaround.\n        v = frame.vars\n    except Exception:\n        v = []\n    return v\n"
+    project.write("src/doctb.py", body)
+    project.write("src/ultratb.py", "import os\n\n\n" + body)
+    project.write("docs/conf.py", "# Do NOT delete and re-generate.\n")  # docs tooling: not the product
+    project.commit("Add copies")
+    [found] = scan_oddities(project.root)
+    assert (found.path, found.line, found.copies) == ("src/doctb.py", 4, ["src/ultratb.py:7"])
+    [question] = [q for q in generate(project.root, load_config(project.root)) if q.kind == "oddity"]
+    assert "src/doctb.py:4 (and its copy at src/ultratb.py:7)" in question.text and question.data["copies"] == ["src/ultratb.py:7"]
+
+
+def test_a_sleep_pacing_a_polling_loop_is_answered_by_the_loop(project):
+    """Issue 20 (gunicorn): heartbeat and retry loops' sleeps are their pace; a pause between
+    spawning workers in a plain ``for`` is a question, and so is a polling sleep its comment calls a
+    workaround for a bug."""
+    project.write("src/arbiter.py", "\n".join([
+        "import time",
+        "def run(self):",
+        "    while self.alive:",
+        "        self.notify()",
+        "        time.sleep(1.0)",  # 5: heartbeat
+        "def bind(self, addr):",
+        "    for i in range(5):",
+        "        try:",
+        "            return self.connect(addr)",
+        "        except OSError:",
+        "            if i < 5:",
+        "                time.sleep(1)",  # 12: retry of a loop that breaks (returns) on success
+        "        else:",
+        "            break",
+        "def spawn(self, count):",
+        "    for _ in range(count):",
+        "        self.spawn_worker()",
+        "        time.sleep(0.1)",  # 18: why pause between spawns?
+        "",
+    ]))
+    project.commit("Add arbiter")
+    assert [o.line for o in scan_oddities(project.root) if o.path == "src/arbiter.py"] == [18]
+
+
+def test_a_test_servers_sleeps_are_what_it_simulates(project):
+    project.write("dummyserver/app.py", "import trio\nasync def slow():\n    await trio.sleep(10)\n    return 'TEN SECONDS LATER'\n")
+    project.write("src/app.py", "import trio\nasync def slow():\n    await trio.sleep(10)\n")
+    project.commit("Add servers")
+    assert [(o.path, o.line) for o in scan_oddities(project.root)] == [("src/app.py", 3)]
+
+
+def test_a_marker_or_a_sleep_quoted_in_a_comment_is_a_mention(project):
+    """Issue 20 (this repository's own audit): a comment quoting the word or the call is no oddity."""
+    project.write("src/rules.py", "\n".join([
+        "import time",
+        '# "workaround: the server drops ..." names the problem',
+        "# ``sleep(0.5)``, and a choice between literals",
+        "def f():",
+        "    time.sleep(0.3)  # sleep(1) would be too slow",  # 5: the code's sleep, not the comment's
+        "# workaround: the parser drops the last byte, so pad",  # 6: used, not quoted
+        "x = 1",
+        "",
+    ]))
+    project.commit("Add rules")
+    assert [(o.line, o.what) for o in scan_oddities(project.root) if o.path == "src/rules.py"] == [
+        (6, "workaround comment")]

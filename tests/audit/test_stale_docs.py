@@ -1,0 +1,102 @@
+"""Issue 20: stale-doc questions on real projects were 0/34 meaningful (release notes naming files
+deleted long ago, reST targets and code blocks read as plan sections, "onto pre-determined" read as
+a branch, the reader's own ``setup.py``). Each test keeps a control that is still stale."""
+
+from __future__ import annotations
+
+from cc_hooks.audit.result import STALE
+from cc_hooks.audit.stale import rst_prose
+
+from audit.conftest import TODAY, audit, by_kind
+
+OLD_TOOL = "tools/github_stats.py"
+
+
+def _with_a_deleted_tool(project):
+    project.write(OLD_TOOL, "print('stats')\n")
+    project.commit("Add the stats tool")
+    project.git("rm", "-q", OLD_TOOL)
+    project.commit("Remove the stats tool")
+
+
+def test_historical_documents_naming_deleted_files_are_not_stale(project):
+    _with_a_deleted_tool(project)
+    line = f"The full list was generated with the script `{OLD_TOOL}`.\n"
+    for rel in ("docs/source/whatsnew/github-stats-1.0.rst", "docs/source/whatsnew/version0.12.rst",
+                "docs/release-notes.md", "sep/sep-014.rst", "docs/changes/1.2.md"):
+        project.write(rel, "Title\n=====\n\n" + line)
+    project.write("docs/guide.md", "# Guide\n\n" + line)  # a guide speaks of HEAD: still stale
+    project.commit("Add the docs")
+    assert [s.question.source for s in by_kind(audit(project), STALE)] == ["docs/guide.md:3"]
+
+
+def test_rst_targets_directives_and_code_blocks_are_not_plan_sections(project):
+    project.write("src/pqueues.py", "class DownloaderAwarePriorityQueue:\n    pass\n")
+    project.commit("Add the priority queue used by the scheduler")  # words a misread plan item would match
+    project.write("docs/settings.rst", "\n".join([
+        "Settings", "========", "",
+        ".. setting:: SCHEDULER_PRIORITY_QUEUE",
+        ".. _broad-crawls-scheduler-priority-queue:", "",
+        "SCHEDULER_PRIORITY_QUEUE", "------------------------", "",
+        "Default: :class:`~pqueues.DownloaderAwarePriorityQueue`", "",
+        "Type of priority queue used by the scheduler.", "",
+        ".. code-block:: python", "",
+        "    def get_token(q: multiprocessing.Queue) -> None:",
+        "        @Request.application",
+        "        def app(request): ...", "",
+        "A literal block::", "",
+        "    # TODO: filter valid urls here?",
+        "    processed = (req for req in requests)", "",
+        "Queue example", "-------------", "",
+        "A priority queue used by the scheduler orders requests.", "",
+    ]) + "\n")
+    project.commit("Document the settings")
+    assert by_kind(audit(project), STALE) == []
+    project.write("docs/plan.rst", f"Plan\n====\n\nNext steps\n----------\n\n- {TODAY} — Add a multiply function ``mul()`` to the calculator.\n")
+    project.commit("Plan the multiply function")
+    project.write("src/calc.py", project.read("src/calc.py") + "\n\ndef mul(a, b):\n    return a * b\n")
+    project.commit("Add a multiply function mul() to the calculator")
+    [stale] = by_kind(audit(project), STALE)  # an underlined "Next steps" title is a plan section
+    assert stale.question.source == "docs/plan.rst:7" and "landed" in stale.remediation
+
+
+def test_rst_prose_keeps_line_numbers_and_titles():
+    text = "Title\n=====\n\n.. note::\n\n   Kept prose.\n\nCode::\n\n    x = 1\n\nAfter.\n"
+    prose = rst_prose(text).split("\n")
+    assert len(prose) == len(text.split("\n"))
+    assert prose[0] == "# Title" and prose[5] == "   Kept prose." and prose[7] == "Code:" and prose[9] == "" and prose[11] == "After."
+
+
+def test_a_file_of_the_readers_project_is_not_this_repositorys(project):
+    project.write("setup.py", "from setuptools import setup\nsetup()\n")
+    project.commit("Add setup.py")
+    project.git("rm", "-q", "setup.py")
+    project.write("docs/commands.md", "# Commands\n\nAdd a ``scrapy.commands`` section in the entry points of the library ``setup.py`` file.\n\n"
+                  "Put it in your `setup.py`.\n\nOur own build reads `setup.py`.\n")
+    project.commit("Document commands")
+    assert [s.question.source for s in by_kind(audit(project), STALE)] == ["docs/commands.md:7"]
+
+
+def test_onto_in_prose_is_no_branch(project):
+    project.write("docs/transports.md", "# Mock transports\n\nA handler can map requests onto pre-determined responses.\n\n"
+                  "The work was rebased onto `fix-login`.\n")
+    project.commit("Document transports")
+    assert [s.question.source for s in by_kind(audit(project), STALE)] == ["docs/transports.md:5"]
+
+
+def test_reading_lists_placeholders_labels_and_example_intros_are_no_claims(project):
+    """Issue 20 (gunicorn, urllib3, requests): a "Next Steps" list of links is where to read next;
+    ``release-X.Y.Z`` is a placeholder; a Stack Overflow tag is no git tag; a sentence introducing an
+    example ("to do a total of 3 retries:") opens no plan; a dated news page is history."""
+    _with_a_deleted_tool(project)
+    project.write("src/calc.py", project.read("src/calc.py") + "\n\ndef configure():\n    return {}\n")
+    project.commit("Add configuration options to the calculator")  # what a misread "Configure" item would match
+    project.write("docs/install.md", "# Install\n\n## Next Steps\n\n- [Configure](configure.md) - Configuration options\n")
+    project.write("docs/configure.md", "# Configure\n")
+    project.write("docs/release.rst", "Release\n=======\n\n- Commit the changes to a ``release-X.Y.Z`` branch.\n\n"
+                  "Ask on Stack Overflow and use the tag ``python-calc``.\n\n"
+                  "For example, to do a total of 3 retries:\n\nThe retries are added to the calculator configuration.\n")
+    project.write("docs/content/2010-news.md", f"# News\n\nThe stats come from `{OLD_TOOL}`.\n")
+    project.write("docs/tags.md", "# Tags\n\nThe release tag ``v9.9`` marks the last version.\n")  # a claimed tag: still checked
+    project.commit("Add the docs")
+    assert [s.question.source for s in by_kind(audit(project), STALE)] == ["docs/tags.md:3"]
