@@ -24,8 +24,10 @@ MAX_LISTED = 8
 
 
 def handle(ctx: HookContext):
-    from cc_hooks.protocol import PostCompactInput, post_compact_output
+    from cc_hooks.protocol import PostCompactInput
     from cc_hooks.state import stamp, state_key
+
+    post_compact_output = ctx.harness.post_compact_output
 
     event = PostCompactInput.model_validate(ctx.payload)
     project = open_project(ctx, "post_compact_seconds")
@@ -34,7 +36,7 @@ def handle(ctx: HookContext):
     directory = ctx.state_dir(create=True)
     if directory is None:
         return None
-    summary = event.compact_summary or ""
+    summary = event.compact_summary or ctx.harness.compact_summary(ctx.payload) or ""  # Codex: from the transcript
     path = directory / "summaries" / state_key(event.session_id) / f"{stamp()}.json"
     capture = {"session_id": event.session_id, "trigger": event.trigger, "prompt_id": event.prompt_id, "summary": summary}
     problem = _write(ctx, path, capture)  # the capture first: an audit that fails loses nothing
