@@ -33,10 +33,10 @@ CONFIG_NAME = "config.toml"
 NOT_INSTALLED = "cc-hooks: not installed"
 APP_SERVER_SECONDS = 15.0
 TRUST_STEP = ('Codex skips untrusted hooks silently. Trust them once: start `codex` in {root} and answer the '
-              '"Hooks need review" prompt with "Trust all and continue" (or review them with /hooks). '
+              '"Hooks need review" prompt with "Trust all and continue" (or "Review hooks", or /hooks later). '
               'Check with `cc-hooks doctor --harness codex`.')
-PROJECT_TRUST_STEP = ('Codex reads {path} only in a trusted project: answer "yes" when `codex` asks whether to trust '
-                      '{root}, or add [projects."{root}"] trust_level = "trusted" to {config}.')
+PROJECT_TRUST_STEP = ('Codex reads {path} only in a trusted project: start `codex` in {root} and answer "Trust this '
+                      'folder?" with "Trust and continue", or add [projects."{root}"] trust_level = "trusted" to {config}.')
 
 
 def hook_command(scope: str, executable: Optional[str] = None) -> str:
@@ -44,8 +44,7 @@ def hook_command(scope: str, executable: Optional[str] = None) -> str:
     line on stderr and exit 0 (a missing install never breaks a session)."""
     if scope == "project":
         where = "<repo>/.venv/bin/cc-hooks"
-        pinned = ('d="$(git rev-parse --show-toplevel 2>/dev/null)/.venv/bin"; '
-                  '[ -x "$d/cc-hooks" ] && exec "$d/cc-hooks" hook --harness codex')
+        pinned = _PROJECT_PIN + '[ -x "$d/cc-hooks" ] && exec "$d/cc-hooks" hook --harness codex'
     else:
         python = executable or sys.executable
         script = Path(python).parent / "cc-hooks"
@@ -59,11 +58,32 @@ def hook_command(scope: str, executable: Optional[str] = None) -> str:
     return f"{pinned}; command -v cc-hooks >/dev/null 2>&1 && exec cc-hooks hook --harness codex; echo {shlex.quote(line)} >&2"
 
 
+_PROJECT_PIN = 'd="$(git rev-parse --show-toplevel 2>/dev/null)/.venv/bin"; '
+_SCRIPT_PIN = re.compile(r"\[ -x ('[^']*/cc-hooks'|[^\s';]*/cc-hooks) \] && exec \1 hook --harness codex; ")
+
+
+def prompt_command(command: str) -> str:
+    """UserPromptSubmit's command: the prompt gate of the pinned installation first (as for Claude
+    Code, ``settings.prompt_command``): it answers "nothing queued" before Python's site or the package
+    load, and hands a queued item over to the full hook (told Codex by the rollout it is given)."""
+    from cc_hooks.settings import _gate
+
+    if command.startswith(_PROJECT_PIN):
+        return _PROJECT_PIN + _gate('"$d"', '"$d/cc-hooks"') + command[len(_PROJECT_PIN):]
+    pinned = _SCRIPT_PIN.match(command)
+    if pinned:
+        script = shlex.split(pinned.group(1))[0]
+        return _gate(shlex.quote(os.path.dirname(script)), shlex.quote(script)) + command
+    return command
+
+
 def hooks_block(command: str) -> dict[str, list[dict[str, Any]]]:
     """One match-all group per event, with Claude Code's timeouts (each above the hook's own budget)."""
     from cc_hooks.settings import EVENTS, TIMEOUTS
 
-    return {event: [{"hooks": [{"type": "command", "command": command, "timeout": TIMEOUTS[event]}]}] for event in EVENTS}
+    commands = {event: prompt_command(command) if event == "UserPromptSubmit" else command for event in EVENTS}
+    return {event: [{"hooks": [{"type": "command", "command": commands[event], "timeout": TIMEOUTS[event]}]}]
+            for event in EVENTS}
 
 
 def merge(data: dict[str, Any], command: str) -> tuple[dict[str, Any], dict[str, str]]:
