@@ -76,8 +76,19 @@ class Deadline:
 class HookContext:
     """What a handler gets: the raw payload, where it runs, and its deadline."""
 
-    def __init__(self, event: str, payload: dict[str, Any], cwd: Path, deadline: Deadline):
+    def __init__(self, event: str, payload: dict[str, Any], cwd: Path, deadline: Deadline, harness=None):
         self.event, self.payload, self.cwd, self.deadline = event, payload, cwd, deadline
+        self._harness = harness
+
+    @property
+    def harness(self):
+        """The adapter of the CLI that sent the event (``cc_hooks.harness``); told by the payload
+        when the hook command did not name it."""
+        if self._harness is None:
+            from cc_hooks.harness import detect
+
+            self._harness = detect(self.payload)
+        return self._harness
 
     @property
     def session_id(self) -> str:
@@ -134,9 +145,10 @@ def _cwd_of(payload: dict[str, Any]) -> str:
         raise HookInputError(f"the working directory{where} no longer exists; nothing to do") from None
 
 
-def run_hook(stdin, stdout, stderr, started: Optional[float] = None) -> int:
+def run_hook(stdin, stdout, stderr, started: Optional[float] = None, harness: Optional[str] = None) -> int:
     """Answer one event; ``started`` (``time.monotonic()``) is when the budget began: the hook
-    program passes its process's start (``process_start``), a library caller leaves it to now."""
+    program passes its process's start (``process_start``), a library caller leaves it to now.
+    ``harness``: the CLI that runs the hook (``cc-hooks hook --harness``), else told by the payload."""
     event = "?"
     cwd: Optional[str] = None
     try:
@@ -145,6 +157,10 @@ def run_hook(stdin, stdout, stderr, started: Optional[float] = None) -> int:
         module_name = EVENT_MODULES.get(event)
         if module_name is None:
             return 0  # not ours: stay silent
+        from cc_hooks.harness import detect
+
+        adapter = detect(payload, harness)
+        payload = adapter.normalize(payload)
         cwd = _cwd_of(payload)
         if event in PREFETCH_EVENTS:
             from cc_hooks import prefetch
@@ -160,7 +176,7 @@ def run_hook(stdin, stdout, stderr, started: Optional[float] = None) -> int:
                 return _emit(result, stdout, stderr)
         from pathlib import Path
 
-        ctx = HookContext(event, payload, Path(cwd), Deadline(DEFAULT_SECONDS[event], started))
+        ctx = HookContext(event, payload, Path(cwd), Deadline(DEFAULT_SECONDS[event], started), adapter)
         return _emit(_run_with_budget(module, ctx), stdout, stderr)
     except HookInputError as exc:
         return _fail_open(cwd, event, str(exc), stderr)

@@ -170,9 +170,9 @@ def _read(ctx) -> Optional[Sweep]:
     if ctx.transcript_path is None or not Path(ctx.transcript_path).is_file():
         return None
     from cc_hooks.checks.transcript_adapter import to_sweep
-    from cc_hooks.transcript import read_live
+    from cc_hooks.harness import for_transcript
 
-    return to_sweep(read_live(ctx.transcript_path), ctx.root)
+    return to_sweep(for_transcript(ctx.transcript_path).read_live(ctx.transcript_path), ctx.root)  # a Codex rollout too
 
 
 def _commits_since(ctx, since: str) -> list[str]:

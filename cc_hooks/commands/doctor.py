@@ -13,7 +13,10 @@ def add_arguments(parser) -> None:
 
     from cc_hooks.tables import add_plain_argument
 
+    from cc_hooks.commands.install import add_harness_argument
+
     parser.add_argument("--project", metavar="DIR", help=PROJECT_HELP)
+    add_harness_argument(parser)
     parser.add_argument("--json", action="store_true", help="print the findings as JSON")
     add_plain_argument(parser)
     parser.epilog = "Exit status: 0 when healthy (warnings allowed), 1 when any check fails."
@@ -22,10 +25,15 @@ def add_arguments(parser) -> None:
 def run(args) -> int:
     import json
 
-    from cc_hooks.commands.install import project_root
+    from cc_hooks.commands.install import is_codex, project_root
 
     root = project_root(args.project)
-    findings = diagnose(root)
+    if is_codex(args):
+        from cc_hooks.harness.codex_commands import diagnose as diagnose_codex
+
+        findings = diagnose_codex(root)
+    else:
+        findings = diagnose(root)
     healthy = not any(f.status == "fail" for f in findings)
     if args.json:
         print(json.dumps({"project": str(root), "healthy": healthy, "checks": [f.as_dict() for f in findings]}, indent=2))

@@ -1,9 +1,13 @@
 """`cc-hooks hook`: the single entry point Claude Code runs for every hook event."""
 
-HELP = "Run as a Claude Code hook: read one event as JSON on stdin and answer it (wired by `cc-hooks install`)."
+HELP = "Run as a Claude Code or Codex hook: read one event as JSON on stdin and answer it (wired by `cc-hooks install`)."
 
 
 def add_arguments(parser) -> None:
+    from cc_hooks.harness import NAMES
+
+    parser.add_argument("--harness", choices=NAMES, default=None,
+                        help="the CLI running the hook (cc-hooks install writes it); default: told by the payload")
     parser.epilog = (
         "Reads exactly one JSON object from stdin and dispatches on hook_event_name "
         "(PreCompact, PostCompact, SessionStart, UserPromptSubmit; other events are ignored). "
@@ -21,7 +25,8 @@ def run(args) -> int:
     gc.disable()
     from cc_hooks.runtime import process_start, run_hook
 
-    return run_hook(sys.stdin.buffer, sys.stdout, sys.stderr, started=process_start())  # Claude Code's clock starts at the spawn
+    return run_hook(sys.stdin.buffer, sys.stdout, sys.stderr, started=process_start(),
+                    harness=getattr(args, "harness", None))  # Claude Code's clock starts at the spawn
 
 
 def exit_process(code: int):

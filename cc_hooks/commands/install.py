@@ -17,6 +17,7 @@ def add_arguments(parser) -> None:
     from cc_hooks.cli import PROJECT_HELP
 
     parser.add_argument("--scope", choices=("project", "local", "user"), default="project", help=SCOPE_HELP)
+    add_harness_argument(parser)
     parser.add_argument("--project", metavar="DIR", help=PROJECT_HELP)
     parser.add_argument("--dry-run", action="store_true", help="show the plan and the diff; write nothing")
     parser.add_argument(
@@ -35,6 +36,22 @@ def add_arguments(parser) -> None:
     parser.epilog = ("Exit status: 0 wired, or already wired (a warning, such as an ignored .claude/settings.json, "
                      "does not change it); 1 an error: an invalid or unwritable settings file, a commit-msg hook "
                      "that cannot be installed, --strict without --git-hooks.")
+
+
+HARNESS_HELP = ("the CLI to wire: claude-code (.claude/settings*.json) or codex (project: <root>/.codex/hooks.json; "
+                "user: $CODEX_HOME/hooks.json; Codex then asks you to trust the hooks)")
+
+
+def add_harness_argument(parser) -> None:
+    from cc_hooks.harness import CLAUDE_CODE, NAMES
+
+    parser.add_argument("--harness", choices=NAMES, default=CLAUDE_CODE, help=HARNESS_HELP)
+
+
+def is_codex(args) -> bool:
+    from cc_hooks.harness import CODEX
+
+    return getattr(args, "harness", None) == CODEX
 
 
 def project_root(option):
@@ -88,6 +105,10 @@ def run(args) -> int:
     from cc_hooks import settings
     from cc_hooks.cli import CliError
 
+    if is_codex(args):
+        from cc_hooks.harness.codex_commands import install
+
+        return install(args, project_root(args.project))
     if args.strict and not args.git_hooks:
         raise CliError("--strict only applies with --git-hooks")
     root = project_root(args.project)

@@ -32,6 +32,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         p.add_argument("paths", nargs="*", metavar="PATH", help="session transcripts (.jsonl)")
         p.add_argument("--project", metavar="DIR", help="the sessions started in this directory")
         p.add_argument("--all", action="store_true", help="every project under $CLAUDE_CONFIG_DIR/projects")
+        p.add_argument("--harness", choices=("claude-code", "codex"), default="claude-code",
+                       help="whose transcripts --project/--all select: claude-code, or codex "
+                            "($CODEX_HOME/sessions/YYYY/MM/DD/rollout-*.jsonl; stats only)")
         p.add_argument("--json", action="store_true", help="machine-readable output")
         if name != "verify":
             p.add_argument("--min-idle", type=float, default=30.0, metavar="MINUTES",
@@ -53,7 +56,12 @@ def run(args: argparse.Namespace) -> int:
     selectors = bool(args.paths) + bool(args.project) + bool(args.all)
     if selectors != 1:
         raise CliError("give exactly one of: PATH..., --project DIR, --all", 2)
-    paths = _targets(args)
+    from cc_hooks.harness.codex_store import ARCHIVE_REFUSAL, is_rollout
+
+    codex = getattr(args, "harness", None) == "codex"
+    if args.action != "stats" and (codex or any(is_rollout(p) for p in args.paths)):
+        raise CliError(ARCHIVE_REFUSAL, 1)
+    paths = _codex_targets(args) if codex else _targets(args)
     if args.action == "stats":
         return _stats(args, paths)
     return _archive_actions(args, paths)
@@ -88,6 +96,18 @@ def _targets(args) -> list[Path]:
     return paths
 
 
+def _codex_targets(args) -> list[Path]:
+    from cc_hooks.cli import CliError
+    from cc_hooks.harness import codex_store
+
+    if args.paths:
+        return _targets(args)
+    paths = codex_store.project_rollouts(args.project) if args.project else codex_store.rollout_files()
+    if not paths:
+        raise CliError(f"no rollouts found under {codex_store.sessions_root()}" + (f" for {args.project}" if args.project else ""), 1)
+    return paths
+
+
 def _archive_root(args):
     from cc_hooks.transcript.archive import archive_root
 
@@ -118,7 +138,10 @@ def _stats(args, paths: list[Path]) -> int:
     from cc_hooks.transcript import stats, store
 
     opened = store.open_paths()
-    items = [stats.session_stats(p, args.min_idle * 60, opened) for p in _progress(paths, "Scanning transcripts")]
+    from cc_hooks.harness.codex_store import is_rollout, rollout_stats
+
+    items = [(rollout_stats if is_rollout(p) else stats.session_stats)(p, args.min_idle * 60, opened)
+             for p in _progress(paths, "Scanning transcripts")]
     projects = stats.by_project(items)
     total = stats.Totals()
     for item in items:

@@ -8,9 +8,10 @@ HELP = "Remove cc-hooks' hook entries from Claude Code's settings (foreign hooks
 def add_arguments(parser) -> None:
     from cc_hooks.cli import PROJECT_HELP
 
-    from cc_hooks.commands.install import SCOPE_HELP
+    from cc_hooks.commands.install import SCOPE_HELP, add_harness_argument
 
     parser.add_argument("--scope", choices=("project", "local", "user"), default="project", help=SCOPE_HELP)
+    add_harness_argument(parser)
     parser.add_argument("--project", metavar="DIR", help=PROJECT_HELP)
     parser.add_argument("--dry-run", action="store_true", help="show the plan and the diff; write nothing")
     parser.add_argument(
@@ -23,9 +24,13 @@ def add_arguments(parser) -> None:
 
 def run(args) -> int:
     from cc_hooks import settings
-    from cc_hooks.commands.install import apply, git_hook_outcome, load_or_fail, project_root
+    from cc_hooks.commands.install import apply, git_hook_outcome, is_codex, load_or_fail, project_root
 
     root = project_root(args.project)
+    if is_codex(args):
+        from cc_hooks.harness.codex_commands import uninstall
+
+        return uninstall(args, root)
     path = settings.settings_path(args.scope, root)
     file = load_or_fail(path)
     if args.git_hooks:

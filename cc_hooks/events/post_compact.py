@@ -32,7 +32,9 @@ _WRITES = threading.Lock()
 
 
 def handle(ctx: HookContext):
-    from cc_hooks.protocol import PostCompactInput, post_compact_output
+    from cc_hooks.protocol import PostCompactInput
+
+    post_compact_output = ctx.harness.post_compact_output
 
     event = PostCompactInput.model_validate(ctx.payload)
     project = open_project(ctx, "post_compact_seconds")
@@ -41,7 +43,8 @@ def handle(ctx: HookContext):
     directory = ctx.state_dir(create=True)
     if directory is None:
         return None
-    summary = event.compact_summary or ""
+    summary = event.compact_summary or ctx.harness.compact_summary(ctx.payload) or ""  # Codex: from the transcript
+    _steps(ctx)["summary"] = summary  # for the timeout answer, which must not read the transcript again
     capture = {"session_id": event.session_id, "trigger": event.trigger, "prompt_id": event.prompt_id, "summary": summary}
     path, problem = _capture(ctx, directory, capture)  # the capture first: an audit that fails loses nothing
     line = capture_line(summary, problem)
@@ -220,10 +223,9 @@ def audit_text(audit: dict) -> str:
 def on_timeout(ctx: HookContext):
     """Out of budget (a loaded machine, a huge history): the summary is still captured, unaudited,
     and the next prompt says it is not verified; the abandoned handler writes nothing more."""
-    from cc_hooks.protocol import post_compact_output
-
+    post_compact_output = ctx.harness.post_compact_output
     payload = ctx.payload
-    summary = payload.get("compact_summary")
+    summary = payload.get("compact_summary") or _steps(ctx).get("summary")
     session_id = payload.get("session_id")
     if not isinstance(summary, str) or not isinstance(session_id, str) or not session_id:
         return None

@@ -41,9 +41,8 @@ def handle(ctx: HookContext):
     blocked = _maybe_block(ctx, directory, event, project, results, items)
     if blocked is not None:
         return blocked
-    from cc_hooks.protocol import pre_compact_output
-
-    return pre_compact_output(instructions(results, items, head), project.config.hooks.budget_chars)
+    return ctx.harness.pre_compact_output(instructions(results, items, head), notice(results, items),
+                                          project.config.hooks.budget_chars)
 
 
 def _run(ctx, project, event):
@@ -105,6 +104,18 @@ def head_line(head) -> str:
     return f"HEAD {quote(head.sha[:12])} on {f'branch {quote(head.branch)}' if head.branch else 'a detached HEAD'}"
 
 
+def notice(results, items) -> str:
+    """The person's one line, where the harness shows it (Codex's TUI; its summarizer never sees
+    PreCompact's output, so the report after the compaction restates what must be kept)."""
+    from cc_hooks.checks import FAIL, score
+
+    failing = [r.id for r in results if r.status == FAIL]
+    line = f"cc-hooks: compaction checklist {score(results)}" + (f" (FAIL: {', '.join(failing)})" if failing else "")
+    if items:
+        line += f"; {len(items)} must-keep item(s) unrecorded, restated in the report after the compaction"
+    return line + "."
+
+
 def instructions(results, items, head) -> str:
     """What the summarizer model reads: every piece of repository text in it is a ``quote``."""
     from cc_hooks.checks import COULD_NOT_CHECK, FAIL, score
@@ -158,7 +169,6 @@ def guard_candidate_lines(results) -> list[str]:
 def _maybe_block(ctx, directory, event, project, results, items):
     from cc_hooks.checkpoint import blocked_recently, clear_block, record_block
     from cc_hooks.checks import FAIL
-    from cc_hooks.protocol import pre_compact_block
 
     if project.config.hooks.precompact_policy != "block-manual" or event.trigger != "manual":
         return None
@@ -173,7 +183,7 @@ def _maybe_block(ctx, directory, event, project, results, items):
         return None
     if directory is not None:
         record_block(directory, event.session_id)
-    return pre_compact_block(block_message(blocking))
+    return ctx.harness.pre_compact_block(block_message(blocking))
 
 
 def block_message(blocking) -> str:
@@ -190,6 +200,5 @@ def block_message(blocking) -> str:
 
 
 def on_timeout(ctx: HookContext):
-    from cc_hooks.protocol import pre_compact_output
-
-    return pre_compact_output("cc-hooks: the compaction checklist did not finish in time; " + SUMMARY_RULES, 2_000)
+    return ctx.harness.pre_compact_output("cc-hooks: the compaction checklist did not finish in time; " + SUMMARY_RULES,
+                                          "cc-hooks: the compaction checklist did not finish in time.", 2_000)

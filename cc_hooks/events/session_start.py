@@ -22,6 +22,9 @@ CAPTURE_MISSED = (
     "or did not finish), so nothing told the summarizer what to keep. The compaction checklist ran now instead."
 )
 DETAILS_POINTER = "`cc-hooks summaries show`"
+# After the capture title when the harness never shows PreCompact's output to its summarizer (Codex).
+UNSTEERED = ("does not pass PreCompact's findings to its summarizer, so the summary was written without them: "
+             "each item below is a fact found before the compaction, true until it is recorded")
 # Checklist items about the dashboard's claims: the report verifies those itself, freshly.
 REVERIFIED_CHECKS = ("dashboard", "stale-claims")
 _ANALYSIS_RE = re.compile(r"<analysis>.*?</analysis>", re.DOTALL | re.IGNORECASE)
@@ -38,7 +41,7 @@ class Capture:
 
 
 def handle(ctx: HookContext):
-    from cc_hooks.protocol import SessionStartInput, session_start_output
+    from cc_hooks.protocol import SessionStartInput
 
     event = SessionStartInput.model_validate(ctx.payload)
     project = open_project(ctx, "session_start_seconds")
@@ -49,11 +52,13 @@ def handle(ctx: HookContext):
     capture, summary = Capture(), None
     if event.source == "compact":
         capture = _capture(ctx, project, event, directory)
+        if not ctx.harness.steers_summary and capture.debt:
+            capture.title += f"; {ctx.harness.label} {UNSTEERED}"
     elif event.source in ("resume", "fork"):
         summary = _last_summary(directory, event.session_id)
     budget = project.config.hooks.budget_chars
     rehydration = _rehydrate(ctx, project, event.source, summary, capture, notes + capture.notes)
-    result = session_start_output(rehydration.markdown, _visible(rehydration.system_message, capture), budget)
+    result = ctx.harness.session_start_output(rehydration.markdown, _visible(rehydration.system_message, capture), budget)
     if event.source == "compact":
         _keep_report(ctx, event.session_id, result.stdout)
     return result
@@ -190,9 +195,7 @@ def _stamp_date(stem: str) -> Optional[str]:
 
 
 def on_timeout(ctx: HookContext):
-    from cc_hooks.protocol import session_start_output
-
-    return session_start_output(
+    return ctx.harness.session_start_output(
         "cc-hooks: the rehydration report did not finish within its time budget; nothing in it was verified. "
         "Run `cc-hooks rehydrate` for the full report.",
         "cc-hooks: report timed out",

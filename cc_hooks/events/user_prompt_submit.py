@@ -28,7 +28,9 @@ def handle(ctx: HookContext):
     # Everything slow (pydantic, the config) comes before the claim: once the queued
     # items are taken they must reach the output, or be queued again.
     from cc_hooks.config import load_config_or_default
-    from cc_hooks.protocol import OUTPUT_CAP_CHARS, user_prompt_submit_output
+    from cc_hooks.protocol import OUTPUT_CAP_CHARS
+
+    user_prompt_submit_output = ctx.harness.user_prompt_submit_output
     from cc_hooks.state import settle_claims, take_pending
 
     directory = ctx.state_dir()
