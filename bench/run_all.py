@@ -37,10 +37,10 @@ from bench_peers import Peers  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from cc_hooks.settings import hook_command, prompt_command  # noqa: E402  (the one-liner `cc-hooks install` wires)
+from cc_hooks.settings import launcher_text, prompt_command, wired_command  # noqa: E402  (what `cc-hooks install` wires)
 
 MB = fixtures.MB
-WIRED = hook_command("project")  # run by `sh -c`, as Claude Code runs it, with $CLAUDE_PROJECT_DIR/.venv installed
+WIRED = wired_command("project")  # run by `sh -c`, as Claude Code runs it: the project's launcher, then its .venv
 WIRED_PROMPT = prompt_command(WIRED)
 TIME_BIN = shutil.which("time", path="/usr/bin:/bin")
 GROUPS = ("floors", "hooks", "cli", "transcript")
@@ -271,10 +271,14 @@ def measure(size: Size, work: Path, peers: Peers, log=print, only: tuple[str, ..
     log(f"installed: {venv} (wheel, non-editable); floors: {bare}, {deps} ({time.perf_counter() - started:.1f}s)")
     fx = build_all(size, work, env, log)
     repos, small, large = fx["repos"], fx["small"], fx["large"]
-    for repo in repos.values():  # the project's own .venv, where the wired one-liner looks first
+    for repo in repos.values():  # the project's launcher and its own .venv, where the launcher looks first
         (repo / ".venv").symlink_to(venv)
+        launcher = repo / ".claude" / "cc-hooks"
+        launcher.parent.mkdir(exist_ok=True)
+        launcher.write_text(launcher_text("project"), encoding="utf-8")
+        launcher.chmod(0o755)
         with open(repo / ".git" / "info" / "exclude", "a", encoding="utf-8") as handle:
-            handle.write("/.venv\n")
+            handle.write("/.venv\n/.claude/\n")
     lo, hi = size.commits
     few, many = size.claims
     main = repos[lo, many]
@@ -622,7 +626,7 @@ def render(results: dict, size: Size) -> str:
         f"lines, dashboards of {size.claims[0]} and {size.claims[1]} claims); transcripts from real corpus lines with "
         f"the same live tail ({'; '.join(results['shapes'])}).",
         "- What runs: the package as installed — a wheel built from this tree, installed (non-editable) into a fresh "
-        "venv that each fixture has as its `.venv`; every hook through the one-liner `cc-hooks install` wires "
+        "venv that each fixture has as its `.venv`; every hook through the command `cc-hooks install` wires (the project's `.claude/cc-hooks` launcher) "
         "(`sh -c '<command>'` with `CLAUDE_PROJECT_DIR` set, as Claude Code runs it: UserPromptSubmit through its "
         "prompt gate), every verb through the venv's `cc-hooks` script. Floors from bare venvs: `python -c pass` "
         "in a venv with nothing installed, `import pydantic, git` in one with only those two. Before each PreCompact "

@@ -27,6 +27,20 @@ def load_verb(name: str):
     return importlib.import_module(f"cc_hooks.commands.{name.replace('-', '_')}")
 
 
+def verb_runner(args):
+    """The verb's ``run``. A second harness's ``install``, ``uninstall`` and ``doctor`` live with its
+    adapter (``--harness codex``): loaded like the verbs, by name, so the adapter may use the verbs'
+    helpers without an import cycle."""
+    import importlib
+
+    from cc_hooks.harness import CLAUDE_CODE
+
+    harness = getattr(args, "harness", CLAUDE_CODE)
+    if harness != CLAUDE_CODE and args.verb in ("install", "uninstall", "doctor"):
+        return importlib.import_module(f"cc_hooks.harness.{harness}_commands").run
+    return args._module.run
+
+
 def build_parser():
     import argparse
 
@@ -62,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
-        return int(args._module.run(args) or 0)
+        return int(verb_runner(args)(args) or 0)
     except KeyboardInterrupt:
         print("cc-hooks: interrupted", file=sys.stderr)
         return 130

@@ -23,17 +23,16 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    import json
-
-    from cc_hooks.commands.install import is_codex, project_root
+    from cc_hooks.commands.install import project_root
 
     root = project_root(args.project)
-    if is_codex(args):
-        from cc_hooks.harness.codex_commands import diagnose as diagnose_codex
+    return report(root, diagnose(root), args)
 
-        findings = diagnose_codex(root)
-    else:
-        findings = diagnose(root)
+
+def report(root, findings: list, args) -> int:
+    """Print ``findings`` (a table, or JSON with ``--json``); 0 when none failed, else 1."""
+    import json
+
     healthy = not any(f.status == "fail" for f in findings)
     if args.json:
         print(json.dumps({"project": str(root), "healthy": healthy, "checks": [f.as_dict() for f in findings]}, indent=2))

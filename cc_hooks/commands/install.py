@@ -48,12 +48,6 @@ def add_harness_argument(parser) -> None:
     parser.add_argument("--harness", choices=NAMES, default=CLAUDE_CODE, help=HARNESS_HELP)
 
 
-def is_codex(args) -> bool:
-    from cc_hooks.harness import CODEX
-
-    return getattr(args, "harness", None) == CODEX
-
-
 def project_root(option):
     """The top of the work tree containing ``--project DIR`` (else the cwd); the directory itself
     when it is in no work tree."""
@@ -105,10 +99,6 @@ def run(args) -> int:
     from cc_hooks import settings
     from cc_hooks.cli import CliError
 
-    if is_codex(args):
-        from cc_hooks.harness.codex_commands import install
-
-        return install(args, project_root(args.project))
     if args.strict and not args.git_hooks:
         raise CliError("--strict only applies with --git-hooks")
     root = project_root(args.project)

@@ -24,13 +24,9 @@ def add_arguments(parser) -> None:
 
 def run(args) -> int:
     from cc_hooks import settings
-    from cc_hooks.commands.install import apply, git_hook_outcome, is_codex, load_or_fail, project_root
+    from cc_hooks.commands.install import apply, git_hook_outcome, load_or_fail, project_root
 
     root = project_root(args.project)
-    if is_codex(args):
-        from cc_hooks.harness.codex_commands import uninstall
-
-        return uninstall(args, root)
     path = settings.settings_path(args.scope, root)
     file = load_or_fail(path)
     if args.git_hooks:

@@ -159,3 +159,17 @@ def _trust_findings(root, keys, codex_config, codex, ok, warn, fail) -> list:
         states = ", ".join(f"{key} ({(statuses.get(key) or {}).get('trustStatus', 'not listed')})" for key in stale)
         return [fail("codex hook trust", f"{len(stale)} of {len(keys)} hook(s) not trusted as they are now: {states}", step)]
     return [ok("codex hook trust", f"all {len(keys)} hook(s) trusted (codex hooks/list)")]
+
+
+def run(args) -> int:
+    """``install``, ``uninstall`` and ``doctor`` with ``--harness codex`` (``cli.verb_runner``)."""
+    from cc_hooks.commands.install import project_root
+
+    root = project_root(args.project)
+    if args.verb == "install":
+        return install(args, root)
+    if args.verb == "uninstall":
+        return uninstall(args, root)
+    from cc_hooks.commands.doctor import report
+
+    return report(root, diagnose(root), args)

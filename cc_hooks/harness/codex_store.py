@@ -81,7 +81,7 @@ def rollout_stats(path: Path, min_idle: float, opened: Optional[Iterable[str]] =
         path=str(path), project=rollout_cwd(path) or path.parent.as_posix(), size=stat.st_size,
         compactions=len(offsets), before_boundary=before,
         needed_before_boundary=before,  # unproven what a resume skips: all of it counts as needed
-        archivable=0, categories=dict.fromkeys(CATEGORIES, 0), age_seconds=max(now - stat.st_mtime, 0.0),
+        archivable=0, categories=dict.fromkeys(CATEGORIES, 0), types={}, age_seconds=max(now - stat.st_mtime, 0.0),
         live=liveness(path, min_idle, opened, now),
     )
 

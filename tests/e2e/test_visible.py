@@ -50,8 +50,8 @@ def adopt(claude: ClaudeRunner, cc_hooks_exe: Path) -> None:
     # the prompt after; that is the design, but this test watches one prompt.
     config = claude.cwd / ".cc-hooks.toml"
     text = config.read_text(encoding="utf-8")
-    assert "\nuser_prompt_submit_seconds = 1.0\n" in text
-    config.write_text(text.replace("\nuser_prompt_submit_seconds = 1.0\n", "\nuser_prompt_submit_seconds = 4.0\n"))
+    assert "\nuser_prompt_submit_seconds = 2.0\n" in text
+    config.write_text(text.replace("\nuser_prompt_submit_seconds = 2.0\n", "\nuser_prompt_submit_seconds = 4.0\n"))
     subprocess.run(["git", "-C", str(claude.cwd), "add", "-A"], check=True)
     subprocess.run(["git", "-C", str(claude.cwd), "commit", "-qm", "Adopt cc-hooks"], check=True)
 
