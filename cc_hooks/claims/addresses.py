@@ -48,6 +48,9 @@ _SHORT_HEX_RE = re.compile(r"[0-9a-fA-F]{4,6}")  # git accepts 4+ digits; short 
 _PLAIN_SHORT_SHA_RE = re.compile(r"\b(?:commit|sha|revision|rev)\s+([0-9a-f]{4,6})\b", re.IGNORECASE)
 _PLAIN_SHA_RE = re.compile(r"(?<![\w/.:#-])([0-9a-f]{7,40})(?![\w/-])")
 _SHA_CUE_RE = re.compile(r"\b(?:commit|commits|sha|revision|rev)\s*$", re.IGNORECASE)
+# An all-digit short sha (1 in 27 of 7-digit ones) only right after "commit"/"sha": "revision 1234567"
+# is as likely another system's revision number.
+_DIGIT_SHA_CUE_RE = re.compile(r"\b(?:commit|commits|sha)\s*$", re.IGNORECASE)
 _PATH_CHARS = r"[\w.@+~-]"
 _PATH_RE = re.compile(rf"^(\.{{0,2}}/)?{_PATH_CHARS}+(/{_PATH_CHARS}+)*/?(?::(\d+)(?:-(\d+))?)?$")
 _PLAIN_PATH_RE = re.compile(rf"(?<![\w/.@:-])((?:\.{{0,2}}/)?{_PATH_CHARS}+(?:/{_PATH_CHARS}+)*)(?::(\d+)(?:-(\d+))?)?")
@@ -152,7 +155,9 @@ def _plain_addresses(text: str) -> list[tuple[int, Address]]:
         token = match.group(1)
         has_digit = any(c.isdigit() for c in token)
         has_alpha = any(c.isalpha() for c in token)
-        if (has_digit and has_alpha) or (has_alpha and _SHA_CUE_RE.search(text[: match.start()])):
+        before = text[: match.start()]
+        if (has_digit and has_alpha) or (has_alpha and _SHA_CUE_RE.search(before)) or (
+                not has_alpha and _DIGIT_SHA_CUE_RE.search(before)):
             found.append((match.start(), Address(SHA, token)))
     for match in _PLAIN_SHORT_SHA_RE.finditer(text):
         found.append((match.start(1), Address(SHA, match.group(1).lower())))

@@ -69,3 +69,11 @@ def test_media_types_and_scoped_packages_are_not_names():
     assert kinds("Install `@anthropic-ai/claude-code` and `@types/node`.") == []
     assert kinds("See `text/notes.md` and the `image/` folder.") == [(PATH, "text/notes.md"), (PATH, "image/")]
     assert kinds("Work is on `fix/other`.") == [(NAME, "fix/other")]
+
+
+def test_an_all_digit_short_sha_counts_right_after_commit_only():
+    """1 in 27 seven-digit abbreviations has no letter: "Adopted cc-hooks in commit 2671434." names a
+    commit; "revision 1234567" or a bare number does not."""
+    assert Address(SHA, "2671434") in extract_addresses("Adopted cc-hooks in commit 2671434.")
+    assert Address(SHA, "2671434") in extract_addresses("the sha 2671434 is on main")
+    assert not [a for a in extract_addresses("SVN revision 1234567 and 2671434 rows") if a.kind == SHA]
