@@ -15,10 +15,11 @@ from __future__ import annotations
 import fcntl
 import json
 import os
-import select
+import queue
 import shutil
 import signal
 import subprocess
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -198,6 +199,10 @@ class AppServer:
                                      text=True, start_new_session=True)
         self.notifications: list[dict] = []
         self._ids = iter(range(1, 1_000_000))
+        # A thread reads the lines: select() on the pipe cannot see lines readline() already buffered,
+        # so a select loop waited out its timeout with the answer in the buffer (hooks/list, 30 s).
+        self._lines: "queue.Queue[Optional[str]]" = queue.Queue()
+        threading.Thread(target=self._pump, daemon=True).start()
         self.request("initialize", {"clientInfo": {"name": "cc-hooks-e2e", "version": "0"}})
         self.notify("initialized")
 
@@ -257,13 +262,19 @@ class AppServer:
         self.proc.stdin.write(json.dumps(message) + "\n")
         self.proc.stdin.flush()
 
+    def _pump(self) -> None:
+        for line in self.proc.stdout:
+            self._lines.put(line)
+        self._lines.put(None)  # the server's stdout closed
+
     def _read(self, end: float) -> Optional[dict]:
         while True:
-            ready, _, _ = select.select([self.proc.stdout], [], [], max(0.0, end - time.monotonic()))
-            if not ready:
+            try:
+                line = self._lines.get(timeout=max(0.0, end - time.monotonic()))
+            except queue.Empty:
                 return None
-            line = self.proc.stdout.readline()
-            if not line:
+            if line is None:
+                self._lines.put(None)  # stays closed for the next reader
                 return None
             try:
                 message = json.loads(line)
