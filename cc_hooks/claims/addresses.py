@@ -112,7 +112,7 @@ def _classify_span(token: str, before: str) -> Optional[Address]:
         return Address(REF, token)
     if _KEY_RE.fullmatch(token) and token.split("-")[0] not in _NOT_KEYS:
         return Address(REF, token)
-    if _BRANCH_CUE_RE.search(before):
+    if _BRANCH_CUE_RE.search(before) and not names_a_file(token):  # "the merge into `hooks.json`": a file
         return Address(BRANCH, token) if _is_ref_name(token) else None
     if token in _COMMON_BRANCHES:
         return Address(NAME, token)
@@ -209,6 +209,11 @@ def _extension(value: str) -> Optional[str]:
 def _is_dotfile(value: str) -> bool:
     name = value.rstrip("/").rsplit("/", 1)[-1]
     return _DOTFILE_RE.fullmatch(name) is not None
+
+
+def names_a_file(name: str) -> bool:
+    """``name`` ends in a known file extension (``hooks.json``, ``settings.py``)."""
+    return _extension(name) in KNOWN_EXTENSIONS
 
 
 def looks_like_branch(name: str, quoted: bool) -> bool:

@@ -77,3 +77,10 @@ def test_an_all_digit_short_sha_counts_right_after_commit_only():
     assert Address(SHA, "2671434") in extract_addresses("Adopted cc-hooks in commit 2671434.")
     assert Address(SHA, "2671434") in extract_addresses("the sha 2671434 is on main")
     assert not [a for a in extract_addresses("SVN revision 1234567 and 2671434 rows") if a.kind == SHA]
+
+
+def test_a_file_after_a_merge_cue_is_a_path_not_a_branch():
+    """docs/architecture.md's "the merge into `hooks.json`" was a stale FAIL: "no branch named hooks.json"."""
+    found = extract_addresses("the merge into `hooks.json` (the file has Claude Code's shape)")
+    assert Address(BRANCH, "hooks.json") not in found and any(a.kind == PATH and a.value == "hooks.json" for a in found)
+    assert Address(BRANCH, "release-2") in extract_addresses("merged into `release-2`")
