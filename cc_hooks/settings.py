@@ -332,7 +332,11 @@ def _without_ours(groups: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], O
 
 def merge(data: dict[str, Any], command: str) -> tuple[dict[str, Any], dict[str, str]]:
     """Settings with our block in; event -> installed | updated | unchanged."""
-    block = hooks_block(command)
+    return merge_block(data, hooks_block(command))
+
+
+def merge_block(data: dict[str, Any], block: dict[str, list]) -> tuple[dict[str, Any], dict[str, str]]:
+    """``data`` with ``block`` (a harness's hooks object) in, where our handlers were, else at the end."""
     hooks = dict(data.get("hooks", {}))
     status: dict[str, str] = {}
     for event in EVENTS:

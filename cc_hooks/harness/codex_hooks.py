@@ -88,30 +88,9 @@ def hooks_block(command: str) -> dict[str, list[dict[str, Any]]]:
 
 def merge(data: dict[str, Any], command: str) -> tuple[dict[str, Any], dict[str, str]]:
     """``data`` with our block in (where our handlers were, else at the end); event -> status."""
-    from cc_hooks.settings import EVENTS, is_ours
+    from cc_hooks.settings import merge_block
 
-    block = hooks_block(command)
-    hooks = dict(data.get("hooks", {}))
-    status: dict[str, str] = {}
-    for event in EVENTS:
-        groups = hooks.get(event, [])
-        ours = [g for g in groups if any(is_ours(h) for h in g.get("hooks", []))]
-        if ours == block[event]:
-            status[event] = "unchanged"
-            continue
-        kept, first = [], None
-        for group in groups:
-            foreign = [h for h in group.get("hooks", []) if not is_ours(h)]
-            if len(foreign) != len(group.get("hooks", [])):
-                first = len(kept) if first is None else first
-                if not foreign:
-                    continue
-                group = {**group, "hooks": foreign}
-            kept.append(group)
-        at = len(kept) if first is None else first
-        hooks[event] = kept[:at] + block[event] + kept[at:]
-        status[event] = "installed" if first is None else "updated"
-    return {**data, "hooks": hooks}, status
+    return merge_block(data, hooks_block(command))
 
 
 # -- trust ---------------------------------------------------------------------------------------
