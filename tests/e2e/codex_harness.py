@@ -12,7 +12,6 @@
 
 from __future__ import annotations
 
-import fcntl
 import json
 import os
 import queue
@@ -26,11 +25,10 @@ from pathlib import Path
 from typing import Optional, Sequence
 
 from .fakeresponses import FakeResponses
-from .harness import PrerequisiteMissing, SYSTEM_PATH, cache_root
+from .harness import SYSTEM_PATH, cache_root, npm_install
 
 PACKAGE = "@openai/codex"
 DEFAULT_VERSION = "0.171.0"
-INSTALL_TIMEOUT = 1200
 RUN_TIMEOUT = 60.0
 MODEL = "gpt-5.5"  # a model Codex knows, so it offers apply_patch; the fake answers whatever the name
 AUTO_COMPACT_LIMIT = 20_000  # well above the ~6.4k Codex estimates right after a compaction
@@ -78,27 +76,8 @@ def ensure_codex(version: Optional[str] = None, cache: Optional[Path] = None) ->
     """The path of the pinned Codex binary, installing it first if needed (once, under a lock)."""
     version = version or codex_version()
     cache = cache or cache_root()
-    binary = codex_path(version, cache)
-    if installed_version(binary) == version:
-        return binary
-    npm = shutil.which("npm")
-    if npm is None or shutil.which("node") is None:
-        raise PrerequisiteMissing(f"Codex CLI {version} is not in {cache} and node/npm are not on PATH "
-                                  "(install Node.js >= 18 with npm to run the end-to-end tests)")
-    prefix = binary.parents[2]
-    prefix.mkdir(parents=True, exist_ok=True)
-    with open(cache / f"codex-{version}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if installed_version(binary) != version:
-            with open(prefix / "install.log", "a") as log:
-                proc = subprocess.run(
-                    [npm, "install", "--no-audit", "--no-fund", "--prefix", str(prefix), f"{PACKAGE}@{version}"],
-                    stdout=log, stderr=subprocess.STDOUT, timeout=INSTALL_TIMEOUT,
-                )
-            if proc.returncode != 0 or installed_version(binary) != version:
-                raise PrerequisiteMissing(f"npm install {PACKAGE}@{version} into {prefix} failed "
-                                          f"(exit {proc.returncode}); see {prefix / 'install.log'}")
-    return binary
+    return npm_install("Codex CLI", PACKAGE, version, codex_path(version, cache), cache / f"codex-{version}.lock",
+                       installed_version)
 
 
 @dataclass

@@ -71,28 +71,35 @@ def installed_version(binary: Path) -> Optional[str]:
 def ensure_cli(version: str, cache: Optional[Path] = None) -> Path:
     """The path of the pinned CLI binary, installing it first if needed (once, under a lock)."""
     cache = cache or cache_root()
-    binary = cli_path(version, cache)
-    if installed_version(binary) == version:
+    return npm_install("Claude Code CLI", PACKAGE, version, cli_path(version, cache), cache / f"cli-{version}.lock",
+                       installed_version)
+
+
+def npm_install(label: str, package: str, version: str, binary: Path, lock_path: Path, version_of) -> Path:
+    """``binary`` of ``package@version`` in its own npm prefix (``binary.parents[2]``), installed once
+    under ``lock_path`` (a parallel run may be installing the same version); ``version_of(binary)``
+    says which version is there."""
+    if version_of(binary) == version:
         return binary
     npm = shutil.which("npm")
     if npm is None or shutil.which("node") is None:
         raise PrerequisiteMissing(
-            f"Claude Code CLI {version} is not in {cache} and node/npm are not on PATH "
+            f"{label} {version} is not in {lock_path.parent} and node/npm are not on PATH "
             "(install Node.js >= 18 with npm to run the end-to-end tests)"
         )
     prefix = binary.parents[2]
     prefix.mkdir(parents=True, exist_ok=True)
-    with open(cache / f"cli-{version}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # a parallel run may be installing the same version
-        if installed_version(binary) != version:
+    with open(lock_path, "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if version_of(binary) != version:
             with open(prefix / "install.log", "a") as log:
                 proc = subprocess.run(
-                    [npm, "install", "--no-audit", "--no-fund", "--prefix", str(prefix), f"{PACKAGE}@{version}"],
+                    [npm, "install", "--no-audit", "--no-fund", "--prefix", str(prefix), f"{package}@{version}"],
                     stdout=log, stderr=subprocess.STDOUT, timeout=INSTALL_TIMEOUT,
                 )
-            if proc.returncode != 0 or installed_version(binary) != version:
+            if proc.returncode != 0 or version_of(binary) != version:
                 raise PrerequisiteMissing(
-                    f"npm install {PACKAGE}@{version} into {prefix} failed (exit {proc.returncode}); "
+                    f"npm install {package}@{version} into {prefix} failed (exit {proc.returncode}); "
                     f"see {prefix / 'install.log'}"
                 )
     return binary
