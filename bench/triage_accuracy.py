@@ -37,6 +37,11 @@ def read_set(path: Path) -> list[tuple[str, list[str], bool]]:
     return items
 
 
+def shas(field: str) -> list[str]:
+    """The labeled commits of a set line: separated by spaces or commas (a merge and its code commit)."""
+    return field.replace(",", " ").split()
+
+
 def _git(repo: Path, *args: str) -> str:
     return subprocess.run(["git", "-C", str(repo), *args], capture_output=True, text=True, check=True).stdout
 
@@ -74,10 +79,10 @@ def main(argv=None) -> int:
     top1 = top3 = alarms = true_alarms = 0
     started = time.perf_counter()
     for sha, phrasings, gone in items:
-        truth = set().union(*(true_fixes(args.repo, one) for one in sha.split()))
+        truth = set().union(*(true_fixes(args.repo, one) for one in shas(sha)))
         result = triage(args.repo, phrasings, timeout=120.0)
         found = candidates(result)
-        labeled = {_git(args.repo, "rev-parse", f"{one}^{{commit}}").strip() for one in sha.split()}
+        labeled = {_git(args.repo, "rev-parse", f"{one}^{{commit}}").strip() for one in shas(sha)}
         place = next((i + 1 for i, c in enumerate(found) if c in truth or (i < 3 and merged_by(args.repo, c, labeled))), None)
         top1 += place == 1
         top3 += place is not None and place <= 3

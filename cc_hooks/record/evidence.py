@@ -173,10 +173,10 @@ def rank(root, phrasings: list[str], index, timeout: float = 30.0, limit: int = 
         sha, date, subject = index.rows[position][:3]
         if exclude and sha.startswith(exclude):
             continue
-        subject_words, body_words = found.get(position, (set(), set()))
+        subject_words, body_words, noted_words = found.get(position, (set(), set(), set()))
         evidence = Evidence(sorted(n for n, at in issues.items() if position in at),
                             [i for i in query.identifiers if position in named[i]], by_diff.get(sha, []))
-        candidate = _score_text(sha, date, subject, subject_words, body_words, query, idf, evidence)
+        candidate = _score_text(sha, date, subject, (subject_words, body_words, noted_words), query, idf, evidence)
         if sha in near:
             candidate = candidate or Candidate(sha, date, subject)
             defines = homes[near[sha]]
@@ -215,37 +215,42 @@ class Evidence:
     diff: list[str]  # identifiers its diff changes ("+x": the commit that introduced x)
 
 
-def _word_hits(index, query: Query) -> dict[int, tuple[set[str], set[str]]]:
-    """position -> (the query's words in its subject, those only in the rest of its message)."""
-    found: dict[int, tuple[set[str], set[str]]] = {}
+def _word_hits(index, query: Query) -> dict[int, tuple[set[str], set[str], set[str]]]:
+    """position -> the query's words in its subject, those only in the rest of its message, and
+    those in the changelog entries credited to it (``history_index``: ``noted``)."""
+    found: dict[int, tuple[set[str], set[str], set[str]]] = {}
     for word in query.words:
         for kind, slot in (("subject", 0), ("body", 1)):
             for position in index.postings(kind, word):
-                found.setdefault(position, (set(), set()))[slot].add(word)
+                found.setdefault(position, (set(), set(), set()))[slot].add(word)
+        for position in index.noted(word):
+            found.setdefault(position, (set(), set(), set()))[2].add(word)
     return found
 
 
 def _idf(words: set[str], found: dict, count: int) -> dict[str, float]:
     df = dict.fromkeys(words, 0)
-    for subject_words, body_words in found.values():
-        for word in subject_words | body_words:
+    for subject_words, body_words, noted_words in found.values():
+        for word in subject_words | body_words | noted_words:
             df[word] += 1
     return {w: math.log((max(count, 1) + 1) / (n + 0.5)) for w, n in df.items()}
 
 
-def _share(words: set[str], subject_words: set[str], body_words: set[str], idf: dict) -> tuple[float, set[str], set[str]]:
-    """How much of one phrasing's rarity the commit's subject holds, or (at 60%) its whole message:
-    a fix's body often describes the symptom its subject does not."""
+def _share(words: set[str], subject_words: set[str], body_words: set[str], noted_words: set[str], idf: dict) -> tuple[float, set[str], set[str], set[str]]:
+    """How much of one phrasing's rarity the commit's subject holds, or a changelog entry credited to
+    it, or (at 60%) its whole message: a fix's body often describes the symptom its subject does not."""
     in_subject, in_body = words & subject_words, (words & body_words) - subject_words
+    in_noted = words & noted_words
     # A long report holds more words than any subject: its rarest half (at least four) is the whole.
     rarities = sorted((idf[w] for w in words), reverse=True)
     total = sum(rarities[: max(4, (len(rarities) + 1) // 2)]) or 1.0
     subject_share = sum(idf[w] for w in in_subject) / total
+    noted_share = sum(idf[w] for w in in_noted) / total
     message_share = (sum(idf[w] for w in in_subject) + sum(idf[w] for w in in_body)) / total
-    return min(1.0, max(subject_share, 0.6 * message_share)), in_subject, in_body
+    return min(1.0, max(subject_share, noted_share, 0.6 * message_share)), in_subject, in_body, in_noted
 
 
-def _score_text(sha: str, date: str, subject: str, subject_words: set[str], body_words: set[str], query: Query, idf: dict,
+def _score_text(sha: str, date: str, subject: str, text_words: tuple[set[str], set[str], set[str]], query: Query, idf: dict,
                 evidence: Evidence) -> Optional[Candidate]:
     reasons, score = [], 0.0
     if evidence.issues:
@@ -262,8 +267,8 @@ def _score_text(sha: str, date: str, subject: str, subject_words: set[str], body
     if evidence.named:
         score += sum(query.named_weights.get(i, 4) for i in evidence.named)
         reasons.append("message names " + ", ".join(f"`{i}`" for i in evidence.named))
-    share, in_subject, in_body = max((_share(words, subject_words, body_words, idf) for words in query.phrasings),
-                                     key=lambda found: found[0], default=(0.0, set(), set()))
+    share, in_subject, in_body, in_noted = max((_share(words, *text_words, idf) for words in query.phrasings),
+                                               key=lambda found: found[0], default=(0.0, set(), set(), set()))
     if share >= 0.2:
         score += 30 * share
         shown = sorted(in_subject, key=lambda w: -idf[w])[:5]
@@ -271,6 +276,8 @@ def _score_text(sha: str, date: str, subject: str, subject_words: set[str], body
             reasons.append("subject shares " + " ".join(shown))
         if in_body:
             reasons.append("body shares " + " ".join(sorted(in_body, key=lambda w: -idf[w])[:4]))
+        if in_noted - in_subject:
+            reasons.append("changelog entry shares " + " ".join(sorted(in_noted - in_subject, key=lambda w: -idf[w])[:5]))
     if not reasons:
         return None
     if _FIXISH_RE.search(subject):

@@ -12,7 +12,14 @@ comma-separated positions (decoded only for the words a query asks about):
 - ``subject``: the stemmed words of the subject (``evidence.words_of``);
 - ``body``: those of the rest of the message, minus the subject's;
 - ``names``: code-like tokens of the message, lowercased (``get_pager_file``, ``click.echo``,
-  ``--no-color``, ``KeyError``, ``#123``): what "the message names `x`" is looked up in.
+  ``--no-color``, ``KeyError``, ``#123``): what "the message names `x`" is looked up in;
+- ``noted``: the stemmed words of the changelog entries a commit added (``CHANGES.rst``,
+  ``CHANGELOG.md``, ``docs/news.rst``, towncrier fragments, ...). A changelog entry says what the
+  user saw ("Fixed infinite loop with `cells.split_graphemes`") where the subject says what changed
+  ("Merge pull request #4006 from fix-grapheme-stuck"). An entry is credited to the commit that added
+  it when that commit added at most ``DIRECT_ENTRIES`` (a fix; a release adds dozens), and to every
+  commit its issue or PR numbers name (``#7805``, ``:issue:`2994```, ``pull/3953``), stored as
+  ``#N`` and resolved through ``names`` when asked: a release note points at the fix it lists.
 """
 
 from __future__ import annotations
@@ -23,16 +30,26 @@ from typing import Optional
 _REC, _FIELD, _ITEM = "\x1e", "\x1f", "\x1d"
 _FORMAT = f"{_REC}%H{_FIELD}%aI{_FIELD}%P{_FIELD}%(trailers:key=Symptom,valueonly,unfold,separator=%x1d){_FIELD}%B"
 _TOKEN_RE = re.compile(r"#\d{1,7}\b|-{1,2}[A-Za-z][\w-]*|[A-Za-z_][\w.]*\w")
-VERSION = "3"  # change when the rows or the postings change shape
+VERSION = "4"  # change when the rows or the postings change shape
 
 
 _CODE_TOKEN_RE = re.compile(r"^[#-]|[_.]|.[A-Z]")
+_KINDS = ("subject", "body", "names", "noted")
+# Where projects write what each change fixed, for the people who use it.
+CHANGELOGS = tuple(f":(glob,icase){g}" for g in (
+    "**/CHANGES*", "**/CHANGELOG*", "**/HISTORY*", "**/NEWS*", "**/RELEASE*NOTES*", "**/whatsnew/**", "**/releases/**",
+    "**/changelog/**", "**/changelog.d/**", "**/changes/**", "**/newsfragments/**", "**/news/**"))
+DIRECT_ENTRIES = 3
+_REF_RE = re.compile(r"(?:#|\bgh-|:(?:issue|pr|pull|bug|gh):`|/(?:pull|issues)/|\b(?:issue|pr|pull request)\s+#?)(\d{1,7})\b", re.I)
+_FRAGMENT_RE = re.compile(r"(?:^|/)(\d{1,7})\.[\w.]+$")  # towncrier: changes/1234.bugfix.rst
+_ENTRY_START_RE = re.compile(r"^\s{0,3}(?:[-*+\u2022]\s|\d{1,3}[.)]\s)")
+_HEADING_RE = re.compile(r"^\s*(?:#{1,6}\s|[=~^`'\-*+]{3,}\s*$|\.\.\s|v?\d+(?:\.\d+)+\b.{0,40}$|\[[\w.-]+\]:\s)")
 
 
 class HistoryIndex:
     def __init__(self, value: dict):
         self.rows: list[list] = value["rows"]
-        self._postings = {kind: value[kind] for kind in ("subject", "body", "names")}
+        self._postings = {kind: value[kind] for kind in _KINDS}
         self._positions: Optional[dict[str, int]] = None
 
     def __len__(self) -> int:
@@ -41,6 +58,14 @@ class HistoryIndex:
     def postings(self, kind: str, word: str) -> list[int]:
         found = self._postings[kind].get(word)
         return [int(p) for p in found.split(",")] if found else []
+
+    def noted(self, word: str) -> set[int]:
+        """Positions of the commits a changelog entry holding ``word`` is credited to."""
+        found = self._postings["noted"].get(word)
+        positions: set[int] = set()
+        for item in found.split(",") if found else ():
+            positions.update(self.postings("names", item) if item.startswith("#") else (int(item),))
+        return positions
 
     def naming(self, identifier: str) -> set[int]:
         """Positions of the commits whose message names ``identifier`` (as part of a token, any case)."""
@@ -73,10 +98,10 @@ def extend(previous: Optional[dict], commits: list[tuple]) -> dict:
     from cc_hooks.record.evidence import word_stemmer
 
     words_of = word_stemmer()
-    value = previous or {"rows": [], "subject": {}, "body": {}, "names": {}}
-    added: dict[str, dict[str, list[str]]] = {"subject": {}, "body": {}, "names": {}}
+    value = previous or {"rows": [], **{kind: {} for kind in _KINDS}}
+    added: dict[str, dict[str, list[str]]] = {kind: {} for kind in _KINDS}
     start = len(value["rows"])
-    for offset, (sha, date, parents, symptoms, message) in enumerate(commits):
+    for offset, (sha, date, parents, symptoms, message, entries) in enumerate(commits):
         subject = message.split("\n", 1)[0].strip()
         position = str(start + offset)
         value["rows"].append([sha, date, subject, symptoms, parents[1] if len(parents) > 1 else ""])
@@ -85,6 +110,10 @@ def extend(previous: Optional[dict], commits: list[tuple]) -> dict:
         for kind, words in (("subject", subject_words), ("body", words_of(message) - subject_words), ("names", names)):
             for word in words:
                 added[kind].setdefault(word, []).append(position)
+        for text, refs in entries:
+            credited = ([position] if len(entries) <= DIRECT_ENTRIES else []) + [f"#{n}" for n in refs]
+            for word in words_of(text):
+                added["noted"].setdefault(word, []).extend(credited)
     for kind, found in added.items():
         postings = value[kind]
         for word, positions in found.items():
@@ -94,10 +123,12 @@ def extend(previous: Optional[dict], commits: list[tuple]) -> dict:
 
 
 def _read(root, revs: list, timeout: float) -> list[tuple]:
-    """(sha, date, parents, symptoms, message) of ``revs``' commits, oldest first (one ``git log``)."""
+    """(sha, date, parents, symptoms, message, changelog entries) of ``revs``' commits, oldest first
+    (one ``git log``, and one ``git log -p`` of the changelogs)."""
     from cc_hooks.git import run_git
 
     out = run_git(root, "log", f"--format={_FORMAT}", *revs, "--", timeout=timeout, check=revs != ["HEAD"])  # unborn: none
+    notes = _changelog_entries(root, revs, timeout) if out else {}
     commits = []
     for record in out.split(_REC)[1:]:
         parts = record.split(_FIELD, 4)
@@ -105,6 +136,54 @@ def _read(root, revs: list, timeout: float) -> list[tuple]:
             continue
         sha, date, parents, trailers, message = parts
         symptoms = [v.strip() for v in trailers.split(_ITEM) if v.strip()]
-        commits.append((sha, date, parents.split(), symptoms, message.rstrip("\n")))
+        commits.append((sha, date, parents.split(), symptoms, message.rstrip("\n"), notes.get(sha, [])))
     commits.reverse()
     return commits
+
+
+def _changelog_entries(root, revs: list, timeout: float) -> dict[str, list[tuple[str, list[str]]]]:
+    """sha -> the changelog entries it added: (text, issue or PR numbers), from one ``git log -p``
+    of the changelog files alone (merges show no diff: their branch's commits added the lines)."""
+    from cc_hooks.git import run_git
+
+    out = run_git(root, "log", "--format=%x1e%H", "-p", "-U0", "--no-color", "--no-ext-diff", "--no-textconv", "--no-renames",
+                  *revs, "--", *CHANGELOGS, timeout=timeout, check=False)
+    found: dict[str, list[tuple[str, list[str]]]] = {}
+    for record in out.split(_REC)[1:]:
+        sha, _, patch = record.partition("\n")
+        entries = _entries(patch)
+        if entries:
+            found[sha.strip()] = entries
+    return found
+
+
+def _entries(patch: str) -> list[tuple[str, list[str]]]:
+    """The entries of the lines a patch adds: a bullet starts one, a heading or a blank line ends one."""
+    entries: list[tuple[str, list[str]]] = []
+    current: list[str] = []
+    fragment: list[str] = []
+
+    def close():
+        text = " ".join(current).strip()
+        if text:
+            refs = list(dict.fromkeys(_REF_RE.findall(text) + fragment))
+            entries.append((text, refs))
+        current.clear()
+
+    for line in patch.split("\n"):
+        if line.startswith("+++ "):
+            close()
+            match = _FRAGMENT_RE.search(line[4:].strip())
+            fragment = [match.group(1)] if match else []
+        elif line.startswith("+"):
+            text = line[1:]
+            if not text.strip() or _HEADING_RE.match(text):
+                close()
+            else:
+                if _ENTRY_START_RE.match(text):
+                    close()
+                current.append(text.strip())
+        elif line.startswith(("@@", "diff ")):
+            close()
+    close()
+    return entries

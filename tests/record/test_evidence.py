@@ -121,3 +121,58 @@ def test_a_fix_undone_by_a_later_fix_of_the_same_symptom_is_no_regression_alarm(
     assert first in judged and later in ranked(result)
     assert judged[first].status == "rewritten" and later[:12] in judged[first].detail
     assert result.verdict != KNOWN
+
+
+def _padding(root: Path, count: int = 12, start: int = 0) -> None:
+    for n in range(start, start + count):
+        commit(root, f"Tidy module {n}", {f"lib/m{n}.py": f"VALUE_{n} = {n}\n"})
+
+
+def test_the_changelog_entry_a_fix_added_finds_it_when_its_subject_shares_nothing(tmp_path):
+    git(tmp_path, "init", "-q", "-b", "main")
+    git(tmp_path, "config", "user.email", "t@example.com")
+    git(tmp_path, "config", "user.name", "T")
+    commit(tmp_path, "init", {"cells.py": "def split(text):\n    return list(text)\n", "CHANGELOG.md": "# Changelog\n"})
+    _padding(tmp_path)
+    fix = commit(tmp_path, "Merge branch fix-grapheme-stuck",
+                 {"cells.py": "def split(text):\n    return [c for c in text if c]\n",
+                  "CHANGELOG.md": "# Changelog\n\n## Unreleased\n### Fixed\n- Fixed infinite loop when wrapping zero width characters\n"})
+    _padding(tmp_path, 3, start=20)
+    result = triage(tmp_path, ["rich hangs in an infinite loop wrapping a string of zero width characters"])
+    assert result.prior and result.prior[0].fixes[0].full_sha == fix
+    assert "changelog entry shares" in result.prior[0].matched_by
+
+
+def test_a_release_note_points_at_the_commit_its_number_names(tmp_path):
+    git(tmp_path, "init", "-q", "-b", "main")
+    git(tmp_path, "config", "user.email", "t@example.com")
+    git(tmp_path, "config", "user.name", "T")
+    commit(tmp_path, "init", {"cache.py": "def load(entry):\n    return entry.read()\n", "docs/news.rst": "News\n====\n"})
+    _padding(tmp_path)
+    fix = commit(tmp_path, "Treat broken records as misses (#7805)",
+                 {"cache.py": "def load(entry):\n    try:\n        return entry.read()\n    except Exception:\n        return None\n"})
+    _padding(tmp_path, 3, start=20)
+    entries = "".join(f"-   Unrelated improvement number {n} (:issue:`{100 + n}`)\n" for n in range(6))
+    release = commit(tmp_path, "Release notes for 2.14",
+                     {"docs/news.rst": f"News\n====\n\n2.14.0\n------\n\n{entries}"
+                      "-   A corrupted cache entry no longer raises; the page is downloaded again (:issue:`7805`)\n"})
+    result = triage(tmp_path, ["a corrupted cache entry raises instead of downloading the page again"])
+    ranked = [c.fixes[0].full_sha for c in result.prior]
+    assert ranked and ranked[0] == fix and release not in ranked[:1]
+    assert "changelog entry shares" in result.prior[0].matched_by
+
+
+def test_a_release_that_adds_many_entries_is_credited_none_of_them(tmp_path):
+    from cc_hooks.record import history_index
+
+    git(tmp_path, "init", "-q", "-b", "main")
+    git(tmp_path, "config", "user.email", "t@example.com")
+    git(tmp_path, "config", "user.name", "T")
+    commit(tmp_path, "init", {"CHANGES.rst": "Changes\n=======\n"})
+    entries = "".join(f"-   Entry about widget{n} frobnication\n    continued on a second line.\n" for n in range(5))
+    commit(tmp_path, "Release 3.0", {"CHANGES.rst": f"Changes\n=======\n\nVersion 3.0\n-----------\n\n{entries}"})
+    one = commit(tmp_path, "Small fix", {"a.py": "x = 1\n", "CHANGES.rst": f"Changes\n=======\n\nVersion 3.0\n-----------\n\n{entries}"
+                                                                             "-   Gizmo no longer explodes. :pr:`12`\n"})
+    index = history_index.HistoryIndex(history_index.extend(None, history_index._read(tmp_path, ["HEAD"], 30.0)))
+    assert index.noted("widget3") == set() and index.noted("continu") == set()
+    assert index.noted("gizmo") == {index.position(one)}
