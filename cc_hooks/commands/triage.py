@@ -316,14 +316,23 @@ def _add_history(root: Path, result: TriageResult, prior: dict, phrasings: list[
 
 def _superseded(result: TriageResult) -> None:
     """A fix whose lines were taken out by a commit that is itself a lead for this symptom (a prior
-    fix or a ranked commit) was redone, not regressed: the later fix of the same thing replaced it."""
+    fix or a ranked commit) was redone, not regressed: the later fix of the same thing replaced it.
+    A commit found in history whose subject says it is a refactor fixed nothing: its code taken out
+    since is a rewrite, not a regression."""
+    from cc_hooks.record.evidence import is_chore
+
     leads = {f.full_sha for cause in result.prior for f in cause.fixes if f.full_sha} | {m["sha"] for m in result.mentions}
     for cause in result.prior:
         for fix in cause.fixes:
-            if fix.status == "gone" and fix.by and fix.by in leads:
+            if fix.status != "gone" or not fix.by:
+                continue
+            removal = fix.detail.split(": likely a regression")[0]
+            if fix.by in leads:
                 fix.status, fix.intact = "rewritten", True
-                fix.detail = (f"changed by {fix.by[:12]}, itself a lead for this symptom: a later fix of the same thing "
-                              f"({fix.detail.split(': likely a regression')[0]})")
+                fix.detail = f"changed by {fix.by[:12]}, itself a lead for this symptom: a later fix of the same thing ({removal})"
+            elif cause.source == "commit" and is_chore(cause.cause):
+                fix.status, fix.intact = "rewritten", True
+                fix.detail = f"a refactor, not a fix: its code was rewritten since ({removal})"
 
 
 def _causes_by_sha(ledger) -> dict:

@@ -58,6 +58,13 @@ _STOP = frozenset(
     "should would will now new one use used using".split()
 )
 _CHORE_RE = re.compile(r"^(refactor|clean ?up|tidy|reformat|typing|type hints?|lint|rename|move|tests?\b)", re.I)
+
+
+def is_chore(subject: str) -> bool:
+    """A subject saying the commit refactors, renames, reformats or only touches tests."""
+    return bool(_CHORE_RE.search(subject))
+
+
 _DOCS_SUBJECT_RE = re.compile(r"^(docs?|chore|ci|style|test)(\(.*?\))?!?:", re.I)
 # A changelog line naming the identifier is not a change to it.
 _NOT_CODE = [f":(exclude,glob,icase){g}" for g in ("**/*.md", "**/*.rst", "**/*.txt", "**/*.adoc", "**/CHANGES*", "**/HISTORY*",
@@ -82,6 +89,19 @@ def _with_camel_parts(text: str) -> str:
     parts = [" ".join(_CAMEL_PART_RE.findall(name)) for name in _CAMEL_RE.findall(text)
              if not name.endswith(("Error", "Exception", "Warning"))]  # "value error" says nothing ValueError does not
     return f"{text} {' '.join(parts)}" if parts else text
+
+
+_ERROR_NAME_RE = re.compile(r"\b([A-Z][A-Za-z0-9]*?)(?:Error|Exception)\b")
+# Builtin errors whose first word says nothing a fix would say ("value", "type", "key").
+_GENERIC_ERRORS = frozenset("Value Type Key Index Attribute Runtime OS IO Name Lookup Assertion System Environment Base "
+                            "Standard Reference Arithmetic Buffer Exception Import Module Not Implemented Syntax".lower().split())
+
+
+def report_words(text: str) -> set[str]:
+    """``words_of`` a report, and the words an error's name is made of: a report says
+    ``RecursionError`` where its fix says "recursion" (the index keeps names whole)."""
+    bases = " ".join(_CAMEL_PART_RE.findall(" ".join(b for b in _ERROR_NAME_RE.findall(text) if b.lower() not in _GENERIC_ERRORS)))
+    return words_of(text) | words_of(bases)
 
 
 def words_of(text: str) -> set[str]:
@@ -123,8 +143,8 @@ class Query:
         idents = list(dict.fromkeys(i.rstrip("()") for i in found if len(i.rstrip("()")) >= 4))
         paths = list(dict.fromkeys(_PATH_RE.findall(text)))
         idents = [i for i in idents if i not in paths and " " not in i]
-        each = [w for w in (words_of(p) for p in phrasings) if w]
-        return cls(words_of(text), each, idents[:4], paths, set(_ISSUE_RE.findall(text)))
+        each = [w for w in (report_words(p) for p in phrasings) if w]
+        return cls(report_words(text), each, idents[:4], paths, set(_ISSUE_RE.findall(text)))
 
 
 @dataclass
@@ -173,10 +193,10 @@ def rank(root, phrasings: list[str], index, timeout: float = 30.0, limit: int = 
         sha, date, subject = index.rows[position][:3]
         if exclude and sha.startswith(exclude):
             continue
-        subject_words, body_words, noted_words = found.get(position, (set(), set(), set()))
+        text_words = found.get(position, (set(), set(), set(), set()))
         evidence = Evidence(sorted(n for n, at in issues.items() if position in at),
                             [i for i in query.identifiers if position in named[i]], by_diff.get(sha, []))
-        candidate = _score_text(sha, date, subject, (subject_words, body_words, noted_words), query, idf, evidence)
+        candidate = _score_text(sha, date, subject, text_words, query, idf, evidence)
         if sha in near:
             candidate = candidate or Candidate(sha, date, subject)
             defines = homes[near[sha]]
@@ -215,42 +235,48 @@ class Evidence:
     diff: list[str]  # identifiers its diff changes ("+x": the commit that introduced x)
 
 
-def _word_hits(index, query: Query) -> dict[int, tuple[set[str], set[str], set[str]]]:
-    """position -> the query's words in its subject, those only in the rest of its message, and
-    those in the changelog entries credited to it (``history_index``: ``noted``)."""
-    found: dict[int, tuple[set[str], set[str], set[str]]] = {}
+def _word_hits(index, query: Query) -> dict[int, tuple[set[str], set[str], set[str], set[str]]]:
+    """position -> the query's words in its subject, those only in the rest of its message, those
+    in the changelog entries credited to it and in the names of the tests it added (``history_index``)."""
+    found: dict[int, tuple[set[str], set[str], set[str], set[str]]] = {}
     for word in query.words:
         for kind, slot in (("subject", 0), ("body", 1)):
             for position in index.postings(kind, word):
-                found.setdefault(position, (set(), set(), set()))[slot].add(word)
+                found.setdefault(position, (set(), set(), set(), set()))[slot].add(word)
         for position in index.noted(word):
-            found.setdefault(position, (set(), set(), set()))[2].add(word)
+            found.setdefault(position, (set(), set(), set(), set()))[2].add(word)
+        for position in index.postings("tests", word):
+            found.setdefault(position, (set(), set(), set(), set()))[3].add(word)
     return found
 
 
 def _idf(words: set[str], found: dict, count: int) -> dict[str, float]:
     df = dict.fromkeys(words, 0)
-    for subject_words, body_words, noted_words in found.values():
-        for word in subject_words | body_words | noted_words:
+    for subject_words, body_words, noted_words, test_words in found.values():
+        for word in subject_words | body_words | noted_words | test_words:
             df[word] += 1
     return {w: math.log((max(count, 1) + 1) / (n + 0.5)) for w, n in df.items()}
 
 
-def _share(words: set[str], subject_words: set[str], body_words: set[str], noted_words: set[str], idf: dict) -> tuple[float, set[str], set[str], set[str]]:
+def _share(words: set[str], subject_words: set[str], body_words: set[str], noted_words: set[str], test_words: set[str],
+           idf: dict) -> tuple[float, set[str], set[str], set[str], set[str]]:
     """How much of one phrasing's rarity the commit's subject holds, or a changelog entry credited to
-    it, or (at 60%) its whole message: a fix's body often describes the symptom its subject does not."""
+    it, or (at 60%) its whole message, or (at 80%) the names of the tests it added: a fix's body often
+    describes the symptom its subject does not, and its regression test is named after it."""
     in_subject, in_body = words & subject_words, (words & body_words) - subject_words
-    in_noted = words & noted_words
+    in_noted, in_tests = words & noted_words, words & test_words
     # A long report holds more words than any subject: its rarest half (at least four) is the whole.
     rarities = sorted((idf[w] for w in words), reverse=True)
     total = sum(rarities[: max(4, (len(rarities) + 1) // 2)]) or 1.0
     subject_share = sum(idf[w] for w in in_subject) / total
     noted_share = sum(idf[w] for w in in_noted) / total
+    tests_share = sum(idf[w] for w in in_tests) / total
     message_share = (sum(idf[w] for w in in_subject) + sum(idf[w] for w in in_body)) / total
-    return min(1.0, max(subject_share, noted_share, 0.6 * message_share)), in_subject, in_body, in_noted
+    share = max(subject_share, noted_share, 0.6 * message_share, 0.8 * tests_share)
+    return min(1.0, share), in_subject, in_body, in_noted, in_tests
 
 
-def _score_text(sha: str, date: str, subject: str, text_words: tuple[set[str], set[str], set[str]], query: Query, idf: dict,
+def _score_text(sha: str, date: str, subject: str, text_words: tuple[set[str], set[str], set[str], set[str]], query: Query, idf: dict,
                 evidence: Evidence) -> Optional[Candidate]:
     reasons, score = [], 0.0
     if evidence.issues:
@@ -267,8 +293,8 @@ def _score_text(sha: str, date: str, subject: str, text_words: tuple[set[str], s
     if evidence.named:
         score += sum(query.named_weights.get(i, 4) for i in evidence.named)
         reasons.append("message names " + ", ".join(f"`{i}`" for i in evidence.named))
-    share, in_subject, in_body, in_noted = max((_share(words, *text_words, idf) for words in query.phrasings),
-                                               key=lambda found: found[0], default=(0.0, set(), set(), set()))
+    share, in_subject, in_body, in_noted, in_tests = max((_share(words, *text_words, idf) for words in query.phrasings),
+                                                         key=lambda found: found[0], default=(0.0, set(), set(), set(), set()))
     if share >= 0.2:
         score += 30 * share
         shown = sorted(in_subject, key=lambda w: -idf[w])[:5]
@@ -278,6 +304,8 @@ def _score_text(sha: str, date: str, subject: str, text_words: tuple[set[str], s
             reasons.append("body shares " + " ".join(sorted(in_body, key=lambda w: -idf[w])[:4]))
         if in_noted - in_subject:
             reasons.append("changelog entry shares " + " ".join(sorted(in_noted - in_subject, key=lambda w: -idf[w])[:5]))
+        if in_tests - in_subject - in_noted:
+            reasons.append("its new tests' names share " + " ".join(sorted(in_tests - in_subject - in_noted, key=lambda w: -idf[w])[:4]))
     if not reasons:
         return None
     if _FIXISH_RE.search(subject):

@@ -19,7 +19,9 @@ comma-separated positions (decoded only for the words a query asks about):
   ("Merge pull request #4006 from fix-grapheme-stuck"). An entry is credited to the commit that added
   it when that commit added at most ``DIRECT_ENTRIES`` (a fix; a release adds dozens), and to every
   commit its issue or PR numbers name (``#7805``, ``:issue:`2994```, ``pull/3953``), stored as
-  ``#N`` and resolved through ``names`` when asked: a release note points at the fix it lists.
+  ``#N`` and resolved through ``names`` when asked: a release note points at the fix it lists;
+- ``tests``: the words of the test functions a commit added (``def test_recursive_exception``), when it
+  added at most ``DIRECT_TESTS``: a regression test is named after what broke.
 """
 
 from __future__ import annotations
@@ -30,16 +32,19 @@ from typing import Optional
 _REC, _FIELD, _ITEM = "\x1e", "\x1f", "\x1d"
 _FORMAT = f"{_REC}%H{_FIELD}%aI{_FIELD}%P{_FIELD}%(trailers:key=Symptom,valueonly,unfold,separator=%x1d){_FIELD}%B"
 _TOKEN_RE = re.compile(r"#\d{1,7}\b|-{1,2}[A-Za-z][\w-]*|[A-Za-z_][\w.]*\w")
-VERSION = "4"  # change when the rows or the postings change shape
+VERSION = "5"  # change when the rows or the postings change shape
 
 
 _CODE_TOKEN_RE = re.compile(r"^[#-]|[_.]|.[A-Z]")
-_KINDS = ("subject", "body", "names", "noted")
+_KINDS = ("subject", "body", "names", "noted", "tests")
 # Where projects write what each change fixed, for the people who use it.
 CHANGELOGS = tuple(f":(glob,icase){g}" for g in (
     "**/CHANGES*", "**/CHANGELOG*", "**/HISTORY*", "**/NEWS*", "**/RELEASE*NOTES*", "**/whatsnew/**", "**/releases/**",
     "**/changelog/**", "**/changelog.d/**", "**/changes/**", "**/newsfragments/**", "**/news/**"))
 DIRECT_ENTRIES = 3
+TESTS = (":(glob)**/test_*", ":(glob)**/*_test.*", ":(glob)**/*_tests.*", ":(glob)**/tests/**", ":(glob)**/test/**", ":(glob)**/testing/**")
+DIRECT_TESTS = 5
+_TEST_DEF_RE = re.compile(r"^\+\s*(?:async\s+)?(?:def|fn|func)\s+[Tt]est_?(\w+)", re.M)
 _REF_RE = re.compile(r"(?:#|\bgh-|:(?:issue|pr|pull|bug|gh):`|/(?:pull|issues)/|\b(?:issue|pr|pull request)\s+#?)(\d{1,7})\b", re.I)
 _FRAGMENT_RE = re.compile(r"(?:^|/)(\d{1,7})\.[\w.]+$")  # towncrier: changes/1234.bugfix.rst
 _ENTRY_START_RE = re.compile(r"^\s{0,3}(?:[-*+\u2022]\s|\d{1,3}[.)]\s)")
@@ -101,7 +106,7 @@ def extend(previous: Optional[dict], commits: list[tuple]) -> dict:
     value = previous or {"rows": [], **{kind: {} for kind in _KINDS}}
     added: dict[str, dict[str, list[str]]] = {kind: {} for kind in _KINDS}
     start = len(value["rows"])
-    for offset, (sha, date, parents, symptoms, message, entries) in enumerate(commits):
+    for offset, (sha, date, parents, symptoms, message, entries, tests) in enumerate(commits):
         subject = message.split("\n", 1)[0].strip()
         position = str(start + offset)
         value["rows"].append([sha, date, subject, symptoms, parents[1] if len(parents) > 1 else ""])
@@ -114,6 +119,9 @@ def extend(previous: Optional[dict], commits: list[tuple]) -> dict:
             credited = ([position] if len(entries) <= DIRECT_ENTRIES else []) + [f"#{n}" for n in refs]
             for word in words_of(text):
                 added["noted"].setdefault(word, []).extend(credited)
+        if len(tests) <= DIRECT_TESTS:
+            for word in set().union(*(words_of(name.replace("_", " ")) for name in tests)):
+                added["tests"].setdefault(word, []).append(position)
     for kind, found in added.items():
         postings = value[kind]
         for word, positions in found.items():
@@ -129,6 +137,7 @@ def _read(root, revs: list, timeout: float) -> list[tuple]:
 
     out = run_git(root, "log", f"--format={_FORMAT}", *revs, "--", timeout=timeout, check=revs != ["HEAD"])  # unborn: none
     notes = _changelog_entries(root, revs, timeout) if out else {}
+    tests = _new_tests(root, revs, timeout) if out else {}
     commits = []
     for record in out.split(_REC)[1:]:
         parts = record.split(_FIELD, 4)
@@ -136,7 +145,7 @@ def _read(root, revs: list, timeout: float) -> list[tuple]:
             continue
         sha, date, parents, trailers, message = parts
         symptoms = [v.strip() for v in trailers.split(_ITEM) if v.strip()]
-        commits.append((sha, date, parents.split(), symptoms, message.rstrip("\n"), notes.get(sha, [])))
+        commits.append((sha, date, parents.split(), symptoms, message.rstrip("\n"), notes.get(sha, []), tests.get(sha, [])))
     commits.reverse()
     return commits
 
@@ -154,6 +163,21 @@ def _changelog_entries(root, revs: list, timeout: float) -> dict[str, list[tuple
         entries = _entries(patch)
         if entries:
             found[sha.strip()] = entries
+    return found
+
+
+def _new_tests(root, revs: list, timeout: float) -> dict[str, list[str]]:
+    """sha -> the names of the test functions it added, less their ``test`` (one ``git log -p`` of the test files)."""
+    from cc_hooks.git import run_git
+
+    out = run_git(root, "log", "--format=%x1e%H", "-p", "-U0", "--no-color", "--no-ext-diff", "--no-textconv", "--no-renames",
+                  *revs, "--", *TESTS, timeout=timeout, check=False)
+    found: dict[str, list[str]] = {}
+    for record in out.split(_REC)[1:]:
+        sha, _, patch = record.partition("\n")
+        names = list(dict.fromkeys(_TEST_DEF_RE.findall(patch)))
+        if names:
+            found[sha.strip()] = names
     return found
 
 

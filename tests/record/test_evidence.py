@@ -176,3 +176,47 @@ def test_a_release_that_adds_many_entries_is_credited_none_of_them(tmp_path):
     index = history_index.HistoryIndex(history_index.extend(None, history_index._read(tmp_path, ["HEAD"], 30.0)))
     assert index.noted("widget3") == set() and index.noted("continu") == set()
     assert index.noted("gizmo") == {index.position(one)}
+
+
+def _bare(tmp_path: Path, files: dict[str, str]) -> Path:
+    git(tmp_path, "init", "-q", "-b", "main")
+    git(tmp_path, "config", "user.email", "t@example.com")
+    git(tmp_path, "config", "user.name", "T")
+    commit(tmp_path, "init", files)
+    return tmp_path
+
+
+def test_the_regression_test_a_fix_added_is_named_after_what_broke(tmp_path):
+    root = _bare(tmp_path, {"tb.py": "def walk(exc):\n    return [exc, *walk(exc.__cause__)]\n", "tests/test_tb.py": "def test_walk():\n    pass\n"})
+    _padding(root)
+    fix = commit(root, "Guard the walk", {"tb.py": "def walk(exc, seen=()):\n    return [] if exc in seen else [exc]\n",
+                                          "tests/test_tb.py": "def test_walk():\n    pass\n\n\ndef test_cyclic_exception_chain():\n    pass\n"})
+    _padding(root, 3, start=20)
+    result = triage(root, ["rendering hangs when an exception chain is cyclic"])
+    assert result.prior and result.prior[0].fixes[0].full_sha == fix
+    assert "its new tests' names share" in result.prior[0].matched_by
+
+
+def test_a_report_naming_an_error_matches_the_fix_naming_what_failed(tmp_path):
+    root = _bare(tmp_path, {"tb.py": "def walk(exc):\n    return [exc]\n"})
+    _padding(root)
+    fix = commit(root, "Stop the traceback recursion", {"tb.py": "def walk(exc):\n    return []\n"})
+    _padding(root, 3, start=20)
+    result = triage(root, ["the traceback renderer dies with RecursionError"])
+    assert result.prior and result.prior[0].fixes[0].full_sha == fix
+    assert "recursion" in result.prior[0].matched_by
+
+
+def test_a_refactor_whose_code_was_removed_since_is_no_regression(tmp_path):
+    from cc_hooks.commands.triage import KNOWN
+
+    root = _bare(tmp_path, {"auth.py": "def parse(value):\n    return value\n"})
+    _padding(root)
+    body = "".join(f"def helper_{n}(value):\n    return value.strip().lower() + '{n}'\n\n\n" for n in range(6))
+    refactor = commit(root, "Refactor Authorization header parsing", {"auth.py": f"def parse(value):\n    return helper_0(value)\n\n\n{body}"})
+    commit(root, "Remove the old authorization behaviour", {"auth.py": "def parse(value):\n    return value\n"})
+    result = triage(root, ["Authorization header parsing breaks"])
+    top = result.prior[0]
+    assert top.fixes[0].full_sha == refactor
+    assert top.fixes[0].status == "rewritten" and "a refactor, not a fix" in top.fixes[0].detail
+    assert result.verdict != KNOWN

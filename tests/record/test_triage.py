@@ -208,7 +208,7 @@ def test_many_fixes_are_judged_in_one_batch_each_as_alone(repo, monkeypatch):
     assert judged[fixes["merge"]] == judged[fixes["topic"]] == (True, True, "intact")
     assert calls.count("rev-list") == 1 and calls.count("diff-tree") == 1 and "merge-base" not in calls  # the oldest fix
     assert calls.count("cat-file") == 2 and "apply" not in calls  # object types, then every file of every fix
-    assert calls.count("log") <= 3 and calls.count("grep") <= 1  # the history and its changelogs; who changed the lines of the fixes not intact
+    assert calls.count("log") <= 4 and calls.count("grep") <= 1  # the history, its changelogs and its tests; who changed the lines of the fixes not intact
     assert calls.count("for-each-ref") == 1  # only the side-branch fix asks where it lives
     from cc_hooks.commands.triage import FixStatus, PriorCause, _check_fixes
     from cc_hooks.record import history_index
