@@ -515,11 +515,14 @@ _USERS_WORKAROUND_RE = re.compile(
 # "the workaround tarfile uses if symlinking is disabled": another library's, not this code's
 _OTHERS_WORKAROUND_RE = re.compile(
     r"\b(?:work-?around|hack|kludge)\s+(?!(?:that|which|this|it|to|for|in|is|was|here|we|i)\b)[A-Za-z_][\w.]*\s+"
-    r"(?:uses|does|applies|employs|implements|performs)\b",
+    r"(?:uses|applies|employs|implements|performs)\b(?!\s+not\b)",
     re.IGNORECASE,
 )
 # Static checkers: a workaround for their complaint changes no behaviour
 _CHECKER_RE = re.compile(r"\b(?:mypy|pyright|pyre|pytype|type[- ]checkers?|linters?|pylint|flake8|ruff|eslint|tsc)\b", re.IGNORECASE)
+# A comment line that stops mid-clause ("... when agents run in tasks they", "... so that"): the next line goes on with it
+_UNFINISHED_RE = re.compile(r"(?:,|\b(?:they|we|it|he|she|that|which|who|and|or|but|so|to|will|would|should|can|must|may|might|does|do))\s*$",
+                            re.IGNORECASE)
 # "don't change self.options" over ``conf = dict(self.options)``: the object a do-not marker names, as code
 _CODE_OBJECT_RE = re.compile(r"[`'\"]?([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+|[A-Za-z_]\w*_\w*)\b")
 
@@ -531,11 +534,11 @@ def _narrates(marker: "re.Match[str]", lines: list[str], number: int) -> bool:
     ("don't change self.options" over ``conf = dict(self.options)``: the copy it explains)."""
     above = lines[number - 2] if number >= 2 else ""
     continued = _COMMENT_LINE_RE.match(above)
-    if not marker.group("before").strip() and continued and re.search(r"[A-Za-z,]\s*$", continued.group(1)):
+    if not marker.group("before").strip() and continued and _UNFINISHED_RE.search(continued.group(1)):
         return True
     obj = _CODE_OBJECT_RE.match(marker.group("after").strip())
-    if obj is None:
-        return False
+    if obj is None or not re.search(r"(?:change|touch)$", marker.group("marker"), re.IGNORECASE):
+        return False  # "don't remove self._lock": a thing to keep, whatever reads it
     following = next((text for text in lines[number:] if text.strip() and not _COMMENT_LINE_RE.match(text)), "")
     name = re.escape(obj.group(1))
     if re.match(rf"\s*{name}\s*(?::[^=]*)?=(?!=)", following):

@@ -231,15 +231,15 @@ def _sentence_before(lines: list[str], claim) -> str:
 
 
 # A cross-reference or link: a plan item points at work, a reading list at pages
-_CROSS_REF_RE = re.compile(r"\]\([^)]+\)|`[^`<]+<[^>]+>`_|:[\w:]*(?:doc|ref|term|class|func|meth|mod|attr|obj|pypi)\s*:`|\{(?:doc|ref)\}`")
+_CROSS_REF_RE = re.compile(r":[\w:]*(?:doc|ref)\s*:`|\{(?:doc|ref)\}`")
 # Words addressed to the reader: "See the ... page", "It is recommended to learn about ...", "you"
 _READER_RE = re.compile(
-    r"^\W*(?:see|read|learn|check\s+out|visit|refer|continue|go\s+to|head\s+(?:over\s+)?to|take\s+a\s+look|explore|try)\b|"
+    r"^\W*(?:see|read|learn|check\s+out|visit|refer\s+to|go\s+to|head\s+(?:over\s+)?to|take\s+a\s+look)\b|"
     r"\b(?:you|your|recommended\s+to\s+(?:learn|read))\b",
     re.IGNORECASE,
 )
 # "for example, use the ``2.4`` branch", "e.g. ``release-1.0``": an example, not this repository's
-_EXAMPLE_RE = re.compile(r"\b(?:for\s+(?:example|instance)|e\.\s?g\.|such\s+as|say)\b[^.;]*$", re.IGNORECASE)
+_EXAMPLE_RE = re.compile(r"(?:\bfor\s+(?:example|instance)|\be\.\s?g\.|\bsuch\s+as)[^.;]*$", re.IGNORECASE)
 # "your local main branch", "your ``origin`` branch": the reader's clone, not this repository
 _READERS_REF_RE = re.compile(r"\byour\s+(?:[\w-]+\s+){0,3}(?:branch(?:es)?\s+)?[`'\"]*$", re.IGNORECASE)
 
@@ -268,8 +268,8 @@ def _doc_claim(claim, rel: str, deleted: set[str], before: str = "", pages: "Doc
         if address.kind in (addr.BRANCH, addr.NAME) and (_PLACEHOLDER_RE.search(address.value) or _prose_tag(claim.text, address.value)):
             continue  # "a ``release-X.Y.Z`` branch", "use the tag ``python-requests``" on Stack Overflow
         prefix = f"{before} {claim.text[: max(0, claim.text.find(address.value))]}"
-        if address.kind in (addr.BRANCH, addr.NAME, addr.PATH) and (_EXAMPLE_RE.search(prefix) or _READERS_REF_RE.search(prefix)):
-            continue  # "for example, use the ``2.4`` branch", "update your ``origin`` branch"
+        if (address.kind in (addr.BRANCH, addr.NAME) and _EXAMPLE_RE.search(prefix)) or _READERS_REF_RE.search(prefix):
+            continue  # "for example, use the ``2.4`` branch", "update your ``origin`` branch" (a path "such as" one is still ours)
         if address.kind in (addr.PATH, addr.NAME):
             value = address.value.rstrip("/")
             if not ({value, posixpath.join(base, value)} & deleted or any(d.startswith(value + "/") for d in deleted)):

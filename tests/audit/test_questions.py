@@ -359,10 +359,23 @@ def test_a_marker_word_in_another_sense_is_no_oddity(project):
         "    return writer",
         "# DO NOT CHANGE MAX_RETRIES: the server counts them",  # 17: a warning
         "MAX_RETRIES = 5",
+        "# This is needed by the plugin system",
+        "# do not remove",  # 20: a warning after a sentence without its full stop
+        "PLUGIN = 1",
+        "",
+    ]))
+    project.write("src/guard.py", "\n".join([  # a second file: two questions of a kind per file
+        "def guard(self):",
+        "    # Workaround Django does not support nested atomic blocks here",  # 2: this code's workaround
+        "    self.atomic = False",
+        "    # don't remove self._lock",  # 4: a thing to keep, whatever reads it
+        "    with self._lock:",
+        "        pass",
         "",
     ]))
     project.commit("Add words")
-    assert [o.line for o in scan_oddities(project.root) if o.path == "src/words.py"] == [17]
+    assert [o.line for o in scan_oddities(project.root) if o.path == "src/words.py"] == [17, 20]
+    assert [o.line for o in scan_oddities(project.root) if o.path == "src/guard.py"] == [2, 4]
 
 
 def test_a_sleep_that_is_its_functions_job_is_no_question(project):

@@ -130,8 +130,11 @@ def test_sphinx_doc_links_that_resolve_are_no_claims(project):
     project.write("docs/guide/more.md", "# More\n\n## Next Steps\n\nThis is covered in the {doc}`Installing <pypug:tutorials/installing>`\n"
                   "tutorial on the extending docs.\n")
     project.write("docs/api.rst", "API\n===\n\nThe old calls are described in :doc:`old-api`.\n")  # deleted: still stale
+    project.write("docs/plan.rst", f"Plan\n====\n\nNext steps\n----------\n\n- {TODAY} — Document :class:`Calc` in the API page.\n")
     project.commit("Add the guide")
-    assert [s.question.source for s in by_kind(audit(project), STALE)] == ["docs/api.rst:4"]
+    project.write("src/calc.py", project.read("src/calc.py") + "\n\nclass Calc:\n    pass\n")
+    project.commit("Document Calc in the API page")  # an API role in a plan item: the plan landed, still stale
+    assert [s.question.source for s in by_kind(audit(project), STALE)] == ["docs/api.rst:4", "docs/plan.rst:7"]
 
 
 def test_a_conventional_file_named_without_its_suffix_is_not_stale(project):
@@ -163,6 +166,7 @@ def test_example_and_readers_branches_are_not_this_repositorys(project):
     """Issue 20 (celery, pip): "for example, use / the ``2.4`` branch", "your local main branch
     up-to-date", "your ``origin`` branch" are examples and the reader's clone; a doc stating a
     branch's state ("the ``app`` branch is a work-in-progress") is still checked."""
+    _deleted(project, "tools/old.py")
     project.write("docs/release.rst", "\n".join([
         "Release", "=======", "",
         "Change the default branch to the branch of this series, for example, use",
@@ -171,6 +175,7 @@ def test_example_and_readers_branches_are_not_this_repositorys(project):
         "the upstream repository.", "",
         "Force pushing updates your ``origin`` branch.", "",
         "The ``app`` branch is a work-in-progress.", "",
+        "Scripts such as ``tools/old.py`` cut the release.", "",  # 14: a path given as an example is still ours
     ]) + "\n")
     project.commit("Document the release")
-    assert [s.question.source for s in by_kind(audit(project), STALE)] == ["docs/release.rst:12"]
+    assert [s.question.source for s in by_kind(audit(project), STALE)] == ["docs/release.rst:12", "docs/release.rst:14"]
