@@ -240,6 +240,8 @@ _READER_RE = re.compile(
 )
 # "for example, use the ``2.4`` branch", "e.g. ``release-1.0``": an example, not this repository's
 _EXAMPLE_RE = re.compile(r"(?:\bfor\s+(?:example|instance)|\be\.\s?g\.|\bsuch\s+as)[^.;]*$", re.IGNORECASE)
+# "When the HTML is merged into `main`, the dashboard updates": a condition (often in another repository), not a state
+_CONDITION_RE = re.compile(r"^\W*(?:\d+[.)]\s+)?(?:when|whenever|once|if|after|until|before)\b[^,;.]*$", re.IGNORECASE)
 # "your local main branch", "your ``origin`` branch": the reader's clone, not this repository
 _READERS_REF_RE = re.compile(r"\byour\s+(?:[\w-]+\s+){0,3}(?:branch(?:es)?\s+)?[`'\"]*$", re.IGNORECASE)
 
@@ -268,8 +270,8 @@ def _doc_claim(claim, rel: str, deleted: set[str], before: str = "", pages: "Doc
         if address.kind in (addr.BRANCH, addr.NAME) and (_PLACEHOLDER_RE.search(address.value) or _prose_tag(claim.text, address.value)):
             continue  # "a ``release-X.Y.Z`` branch", "use the tag ``python-requests``" on Stack Overflow
         prefix = f"{before} {claim.text[: max(0, claim.text.find(address.value))]}"
-        if (address.kind in (addr.BRANCH, addr.NAME) and _EXAMPLE_RE.search(prefix)) or _READERS_REF_RE.search(prefix):
-            continue  # "for example, use the ``2.4`` branch", "update your ``origin`` branch" (a path "such as" one is still ours)
+        if (address.kind in (addr.BRANCH, addr.NAME) and (_EXAMPLE_RE.search(prefix) or _CONDITION_RE.search(prefix))) or _READERS_REF_RE.search(prefix):
+            continue  # "for example, use the ``2.4`` branch", "when it is merged into `main`, ...", "your ``origin`` branch"
         if address.kind in (addr.PATH, addr.NAME):
             value = address.value.rstrip("/")
             if not ({value, posixpath.join(base, value)} & deleted or any(d.startswith(value + "/") for d in deleted)):

@@ -163,9 +163,10 @@ def test_a_file_name_the_product_reads_names_the_readers_file(project):
 
 
 def test_example_and_readers_branches_are_not_this_repositorys(project):
-    """Issue 20 (celery, pip): "for example, use / the ``2.4`` branch", "your local main branch
-    up-to-date", "your ``origin`` branch" are examples and the reader's clone; a doc stating a
-    branch's state ("the ``app`` branch is a work-in-progress") is still checked."""
+    """Issue 20 (celery, pip, rich): "for example, use / the ``2.4`` branch", "your local main branch
+    up-to-date", "your ``origin`` branch", "when the HTML is merged into ``main``, ..." are examples,
+    the reader's clone and a condition; a doc stating a branch's state ("the ``app`` branch is a
+    work-in-progress", "was merged into ``release-2``") is still checked."""
     _deleted(project, "tools/old.py")
     project.write("docs/release.rst", "\n".join([
         "Release", "=======", "",
@@ -176,6 +177,9 @@ def test_example_and_readers_branches_are_not_this_repositorys(project):
         "Force pushing updates your ``origin`` branch.", "",
         "The ``app`` branch is a work-in-progress.", "",
         "Scripts such as ``tools/old.py`` cut the release.", "",  # 14: a path given as an example is still ours
+        "When the HTML is merged into ``gh-pages``, the dashboard updates.", "",  # a condition, not a state
+        "The fix was merged into ``release-2``.", "",  # 18: a state, still checked
     ]) + "\n")
     project.commit("Document the release")
-    assert [s.question.source for s in by_kind(audit(project), STALE)] == ["docs/release.rst:12", "docs/release.rst:14"]
+    assert [s.question.source for s in by_kind(audit(project), STALE)] == [
+        "docs/release.rst:12", "docs/release.rst:14", "docs/release.rst:18"]
