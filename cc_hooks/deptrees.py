@@ -13,7 +13,11 @@ A directory is a dependency tree when
 - it holds a ``pyvenv.cfg`` (any virtualenv, whatever its name) or a ``conda-meta`` directory
   (a conda environment);
 - it is ``vendor/bundle`` (Bundler's install path), or a ``vendor`` holding Go's ``modules.txt``
-  or Composer's ``autoload.php``.
+  or Composer's ``autoload.php``;
+- it is a vendoring directory (``vendor``, ``_vendor``, ``vendored``, ``third_party``, ...) holding a
+  vendor manifest (``vendor.txt``, ``vendor.json``: the list of the projects copied in, as pip's
+  ``src/pip/_vendor/vendor.txt``). Its code is upstream's, changed only by re-vendoring: a
+  "workaround" comment in it is no question for this project's maintainers.
 
 Cargo's and Maven's ``target/`` are build output, not dependency trees; ignore them in
 ``.gitignore`` as usual.
@@ -31,7 +35,8 @@ NAMES = frozenset({
 })
 VENV_PREFIX = ".venv"
 ENV_MARKERS = ("pyvenv.cfg", "conda-meta")
-VENDOR_MARKERS = ("modules.txt", "autoload.php")
+VENDOR_MARKERS = ("modules.txt", "autoload.php", "vendor.txt", "vendor.json")
+VENDOR_NAMES = frozenset({"vendor", "_vendor", "vendored", "_vendored", "third_party", "thirdparty", "3rdparty"})
 
 
 def named_dependency_dir(name: str) -> bool:
@@ -52,7 +57,7 @@ class DependencyTrees:
         self._known: dict[str, bool] = {}
         for path in listed:
             directory, _, name = path.rpartition("/")
-            if directory and (name in ENV_MARKERS or (name in VENDOR_MARKERS and directory.rsplit("/", 1)[-1] == "vendor")):
+            if directory and (name in ENV_MARKERS or (name in VENDOR_MARKERS and directory.rsplit("/", 1)[-1] in VENDOR_NAMES)):
                 self._known[directory] = True
 
     def contains(self, rel: str) -> bool:
@@ -81,7 +86,7 @@ class DependencyTrees:
 
     def _marked(self, directory: str, name: str) -> bool:
         base = self.root / directory
-        markers = ENV_MARKERS + (VENDOR_MARKERS if name == "vendor" else ())
+        markers = ENV_MARKERS + (VENDOR_MARKERS if name in VENDOR_NAMES else ())
         return any(os.path.lexists(base / marker) for marker in markers)
 
 

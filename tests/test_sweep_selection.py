@@ -163,3 +163,14 @@ def audit_with(root, question):
     from cc_hooks.config import load_config
 
     return run_audit(root, load_config(root), [question])
+
+
+def test_a_vendoring_folder_with_a_vendor_manifest_is_a_dependency_tree(tmp_path):
+    """Issue 20 (pip): ``src/pip/_vendor`` with its ``vendor.txt``; the name alone is not enough."""
+    (tmp_path / "src" / "pkg" / "_vendor").mkdir(parents=True)
+    (tmp_path / "src" / "pkg" / "_vendor" / "vendor.txt").write_text("six==1.16.0\n")
+    (tmp_path / "third_party").mkdir()
+    trees = DependencyTrees(tmp_path)
+    assert trees.contains("src/pkg/_vendor/six.py") and not trees.contains("third_party/mine.py")
+    listed = ["lib/vendored/vendor.json", "lib/vendored/x.md", "lib/x.md"]
+    assert sweepable(tmp_path, listed, listed=listed) == ["lib/x.md"]

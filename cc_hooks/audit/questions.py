@@ -42,7 +42,8 @@ _DISABLED_TEST_RE = re.compile(
 _NUMBER = r"\d+(?:\.\d+)?"
 # ``sleep(0.5)``, and a choice between literals: ``sleep(5.0 if count > 5 else 0.5)``
 _SLEEP_RE = re.compile(rf"\bsleep\s*\(\s*{_NUMBER}(?:\s+if\s+[^()]+?\s+else\s+{_NUMBER})?\s*\)")
-_TEST_PATH_RE = re.compile(r"(?:^|/)(?:tests?|spec|__tests__)/|(?:^|/)test_[^/]*$|_test\.[^/]+$|\.(?:test|spec)\.[^/]+$")
+# ``t/`` at the top: the test tree of Perl's, git's and celery's conventions
+_TEST_PATH_RE = re.compile(r"(?:^|/)(?:tests?|spec|__tests__)/|^t/|(?:^|/)test_[^/]*$|_test\.[^/]+$|\.(?:test|spec)\.[^/]+$")
 
 
 def is_test_path(path: str) -> bool:
@@ -222,7 +223,10 @@ def scan_oddities(view: Path, timeout: float = 30.0, limit: int = MAX_ODDITIES) 
             oddity = _oddity(rel, number, line, lines, test, regions)
             if oddity is None or _same_comment_block(found, oddity, lines):
                 continue
-            original = copies.setdefault(_copy_key(oddity, lines), oddity)
+            keys = _copy_keys(oddity, lines)
+            original = next((copies[key] for key in keys if key in copies), oddity)
+            for key in keys:
+                copies.setdefault(key, original)
             if original is not oddity:
                 original.copies.append(f"{oddity.path}:{oddity.line}")
                 continue
@@ -235,11 +239,36 @@ def scan_oddities(view: Path, timeout: float = 30.0, limit: int = MAX_ODDITIES) 
     return sorted(found, key=_priority)[:limit]
 
 
-def _copy_key(oddity: Oddity, lines: list[str]) -> tuple:
-    """What makes two oddities one: the same kind on the same code, with the same two lines above
-    and one below (a function copied across modules asks its question once)."""
+def _copy_keys(oddity: Oddity, lines: list[str]) -> list[tuple]:
+    """What makes two oddities one (any key in common): the same kind on the same code, with the
+    same two lines above and one below (a function copied across modules asks its question once);
+    a marker's whole comment block and the code line it is about (the block pasted under other
+    imports); the same skip reason in one file (sibling tests disabled together: one answer
+    covers them all)."""
     around = [" ".join(text.split()) for text in lines[max(0, oddity.line - 3) : oddity.line + 1]]
-    return (oddity.what, *around)
+    keys = [(oddity.what, *around)]
+    if oddity.what == "disabled test":
+        reason = _skip_reason(lines, oddity.line)
+        if reason:
+            keys.append((oddity.what, oddity.path, " ".join(reason.lower().split())))
+    if oddity.what.endswith("comment"):
+        block = _block_around(lines, oddity.line)
+        if block is not None:
+            keys.append((oddity.what, *block))
+    return keys
+
+
+def _block_around(lines: list[str], number: int) -> Optional[tuple]:
+    """The comment block holding line ``number`` (1-based) and the first line after it, normalized;
+    None when the marker trails code (its line is the code)."""
+    if not _COMMENT_LINE_RE.match(lines[number - 1]):
+        return None
+    first = last = number - 1
+    while first > 0 and _COMMENT_LINE_RE.match(lines[first - 1]):
+        first -= 1
+    while last + 1 < len(lines) and _COMMENT_LINE_RE.match(lines[last + 1]):
+        last += 1
+    return tuple(" ".join(text.split()) for text in lines[first : last + 2])
 
 
 def _priority(oddity: Oddity) -> tuple:
@@ -266,6 +295,7 @@ class _Regions:
     nested: set = field(default_factory=set)  # decorator lines of a def/class defined inside a function
     empty: set = field(default_factory=set)  # decorator lines of a method whose body is only ``pass``/``...``
     polling: set = field(default_factory=set)  # lines whose innermost loop polls: a ``while``, or a ``for`` that breaks
+    deliberate: set = field(default_factory=set)  # sleeps that are their function's job (see ``_deliberate_sleeps``)
 
 
 def _python_regions(lines: list[str]) -> Optional[_Regions]:
@@ -296,7 +326,49 @@ def _python_regions(lines: list[str]) -> Optional[_Regions]:
     if tree is not None:
         _decorated(tree, regions, in_function=False, in_class=False)
         _polling_loops(tree, regions.polling, polling=False)
+        _deliberate_sleeps(tree, regions.deliberate)
     return regions
+
+
+def _is_sleep(statement) -> bool:
+    """``sleep(...)``, ``time.sleep(...)``, ``await asyncio.sleep(...)`` as a statement."""
+    import ast
+
+    value = statement.value if isinstance(statement, ast.Expr) else None
+    value = value.value if isinstance(value, ast.Await) else value
+    if not isinstance(value, ast.Call):
+        return False
+    func = value.func
+    return (func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")) == "sleep"
+
+
+def _deliberate_sleeps(tree, lines: set) -> None:
+    """Add to ``lines`` the sleeps that are what their function is for, not a delay in its way:
+    a sleep in a loop over the function's own duration argument (``for _ in range(seconds): sleep(1)``: the
+    caller chose the delay; a pause in ``for _ in range(count)`` is still a question),
+    and the last statement of a thread class's loop-body method (its base's ``run`` calls it
+    again and again: the sleep is the poll interval)."""
+    import ast
+
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            arguments = {a.arg for a in [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs] if _DURATION_NAME_RE.search(a.arg)}
+            for loop in ast.walk(node):
+                if isinstance(loop, (ast.For, ast.AsyncFor)) and arguments & {n.id for n in ast.walk(loop.iter) if isinstance(n, ast.Name)}:
+                    lines.update(s.lineno for s in loop.body if _is_sleep(s))
+        elif isinstance(node, ast.ClassDef) and any(_base_name(b).endswith("Thread") for b in node.bases):
+            for method in node.body:
+                if isinstance(method, ast.FunctionDef) and method.name not in ("run", "__init__") and method.body and _is_sleep(method.body[-1]):
+                    lines.add(method.body[-1].lineno)
+
+
+_DURATION_NAME_RE = re.compile(r"(?:^|_)(?:seconds?|secs?|duration|delay|wait|interval|timeout|time|ms|millis|minutes?|mins?)(?:_|$)", re.IGNORECASE)
+
+
+def _base_name(node) -> str:
+    import ast
+
+    return node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(node, ast.Name) else ""
 
 
 def _polling_loops(node, lines: set, polling: bool) -> None:
@@ -401,14 +473,16 @@ def _oddity(rel: str, number: int, line: str, lines: list[str], test: bool, regi
         after = marker.group("after").strip()
         # "workaround: the server drops ..." / "workaround for the docs 'more than one target' problem": the problem, named
         named = bool(re.match(r"(?::|\s*-+|\s*for\b)\s*\S", after)) and _word_count(after) >= 5
-        if _USERS_WORKAROUND_RE.search(block) or _ELSEWHERE_RE.match(f"{after} {_comment_after(lines, number)}"):
-            return None  # what users do, or a pointer to the oddity's own place: prose, not an oddity here
+        if _USERS_WORKAROUND_RE.search(block) or _OTHERS_WORKAROUND_RE.search(block) or _ELSEWHERE_RE.match(f"{after} {_comment_after(lines, number)}"):
+            return None  # what users or another library do, or a pointer to the oddity's own place: prose, not an oddity here
+        if _CHECKER_RE.search(block) and marker.group("marker").lower().startswith(("work", "hack")):
+            return None  # a cast or annotation that quiets a type checker: no behaviour to ask about
+        if marker.group("marker").lower().startswith(("do", "don")) and _narrates(marker, lines, number):
+            return None
         return Oddity(rel, number, f"{marker.group('marker').lower()} comment", line.strip(),
                       block if named or states_a_reason(block) else "")
     if _found(_DISABLED_TEST_RE, line):
-        call = line if line.rstrip().endswith(")") else " ".join([line, *lines[number : number + 3]])  # reason= on the next lines
-        reason = re.search(r"""reason\s*=\s*["'](.+?)["']|skip\w*\(\s*["'](.+?)["']""", call)
-        text = (reason.group(1) or reason.group(2)) if reason else ""
+        text = _skip_reason(lines, number)
         if regions is not None and (number in regions.nested or (number in regions.empty and _word_count(text) >= 2)):
             return None  # a skip that is the test's fixture, or an inherited test declared not applicable, with why
         return Oddity(rel, number, "disabled test", line.strip(), text if _word_count(text) >= 3 else _comment_block(lines, number))
@@ -416,8 +490,18 @@ def _oddity(rel: str, number: int, line: str, lines: list[str], test: bool, regi
     code = line[: line.rfind(regions.comments[number])] if regions is not None and number in regions.comments else line
     sleep = None if support or (regions is not None and number in regions.demo) else _found(_SLEEP_RE, code)
     if sleep and not _ZERO_SLEEP_RE.search(sleep.group(0)):  # sleep(0) yields to the event loop: an idiom, not a delay
+        if regions is not None and number in regions.deliberate:
+            return None  # the function's job (a task that takes time, a thread's poll interval)
         return _sleep_oddity(rel, number, line, lines, polling=regions is not None and number in regions.polling)
     return None
+
+
+def _skip_reason(lines: list[str], number: int) -> str:
+    """The reason a skip decorator or call at line ``number`` (1-based) gives, or ""."""
+    line = lines[number - 1]
+    call = line if line.rstrip().endswith(")") else " ".join([line, *lines[number : number + 3]])  # reason= on the next lines
+    reason = re.search(r"""reason\s*=\s*["'](.+?)["']|skip\w*\(\s*["'](.+?)["']""", call)
+    return (reason.group(1) or reason.group(2)) if reason else ""
 
 
 _TEST_SERVER_PATH_RE = re.compile(r"(?:^|/)(?:dummy|mock|fake|test)_?servers?(?:/|\.py$)", re.IGNORECASE)
@@ -425,9 +509,43 @@ _TEST_SERVER_PATH_RE = re.compile(r"(?:^|/)(?:dummy|mock|fake|test)_?servers?(?:
 
 # "users employ a workaround", "you can use this hack": what others do, not this code
 _USERS_WORKAROUND_RE = re.compile(
-    r"\b(?:users?|people|you|callers?|clients?)\s+(?:\w+\s+){0,3}?(?:an?\s+|the\s+|this\s+|that\s+)?(?:work-?around|hack|kludge)\b",
+    r"\b(?:users?|people|you|callers?|clients?)(?:-\w+)?\s+(?:\w+\s+){0,3}?(?:an?\s+|the\s+|this\s+|that\s+)?(?:work-?around|hack|kludge)\b",
     re.IGNORECASE,
 )
+# "the workaround tarfile uses if symlinking is disabled": another library's, not this code's
+_OTHERS_WORKAROUND_RE = re.compile(
+    r"\b(?:work-?around|hack|kludge)\s+(?!(?:that|which|this|it|to|for|in|is|was|here|we|i)\b)[A-Za-z_][\w.]*\s+"
+    r"(?:uses|applies|employs|implements|performs)\b(?!\s+not\b)",
+    re.IGNORECASE,
+)
+# Static checkers: a workaround for their complaint changes no behaviour
+_CHECKER_RE = re.compile(r"\b(?:mypy|pyright|pyre|pytype|type[- ]checkers?|linters?|pylint|flake8|ruff|eslint|tsc)\b", re.IGNORECASE)
+# A comment line that stops mid-clause ("... when agents run in tasks they", "... so that"): the next line goes on with it
+_UNFINISHED_RE = re.compile(r"(?:,|\b(?:they|we|it|he|she|that|which|who|and|or|but|so|to|will|would|should|can|must|may|might|does|do))\s*$",
+                            re.IGNORECASE)
+# "don't change self.options" over ``conf = dict(self.options)``: the object a do-not marker names, as code
+_CODE_OBJECT_RE = re.compile(r"[`'\"]?([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+|[A-Za-z_]\w*_\w*)\b")
+
+
+def _narrates(marker: "re.Match[str]", lines: list[str], number: int) -> bool:
+    """Whether a "don't change/touch" marker describes what the code does rather than warning
+    maintainers: it goes on a sentence the comment line above began ("... when agents run in tasks
+    they / don't touch each other's scopes"), or its object is a name the next code line reads
+    ("don't change self.options" over ``conf = dict(self.options)``: the copy it explains)."""
+    above = lines[number - 2] if number >= 2 else ""
+    continued = _COMMENT_LINE_RE.match(above)
+    if not marker.group("before").strip() and continued and _UNFINISHED_RE.search(continued.group(1)):
+        return True
+    obj = _CODE_OBJECT_RE.match(marker.group("after").strip())
+    if obj is None or not re.search(r"(?:change|touch)$", marker.group("marker"), re.IGNORECASE):
+        return False  # "don't remove self._lock": a thing to keep, whatever reads it
+    following = next((text for text in lines[number:] if text.strip() and not _COMMENT_LINE_RE.match(text)), "")
+    name = re.escape(obj.group(1))
+    if re.match(rf"\s*{name}\s*(?::[^=]*)?=(?!=)", following):
+        return False  # "DO NOT CHANGE MAX_RETRIES" over its assignment: a warning about that value
+    return re.search(rf"(?<![\w.]){name}(?!\w)", following) is not None
+
+
 # "we include a hack in `process_block`. See the comments there.": the oddity is in that other place
 _ELSEWHERE_RE = re.compile(r"^\s*(?:in|at|inside)\s+(?:`[^`]+`|\w+(?:\.\w+)*\(\))", re.IGNORECASE)
 # Words by which a sleep's comment names a bug it works around: still worth asking about, explained or not

@@ -64,14 +64,19 @@ def stale_claims(view: View, config, deadline, max_docs: int = MAX_DOCS) -> list
     docs = [p for p in sweepable(view.path, tracked, listed=tracked) if p.lower().endswith(DOC_SUFFIXES) and p not in skip and not HISTORY_DOCS.search(p)
             and not DATA_DOCS.search(p)]
     deleted = _deleted_paths(view.path, deadline.timeout())
+    pages = DocPages(tracked, deleted)
+    doc_claims = []
     for rel in docs[:max_docs]:
-        text = "\n".join(read_lines(view.path / rel, MAX_DOC_BYTES))
+        text = _unquoted("\n".join(read_lines(view.path / rel, MAX_DOC_BYTES)))
         if rel.lower().endswith(".rst"):
             text = rst_prose(text)
-        found = [c for c in extract_from_text(_unquoted(text), source=rel, plan_headings=DOC_PLAN_HEADING_RE)
-                 if _doc_claim(c, rel, deleted)]
+        lines = text.split("\n")
+        extracted = extract_from_text(text, source=rel, plan_headings=DOC_PLAN_HEADING_RE)
+        extracted += pages.link_claims(rel, lines, {c.line for c in extracted})
+        found = [c for c in extracted if _doc_claim(c, rel, deleted, _sentence_before(lines, c), pages)]
         _date_plan_items(view.path, rel, found, deadline.timeout())
-        claims += found
+        doc_claims += found
+    claims += _without_product_file_names(view.path, doc_claims, deadline.timeout())
     if claims:
         verify_claims(view.root, claims, config, deadline, state_date=state_date)
     graded = []
@@ -207,7 +212,41 @@ def _deleted_paths(view: Path, timeout: float) -> set[str]:
     return set(remember_log(view, "audit-deleted-paths", [], derive, timeout=timeout))
 
 
-def _doc_claim(claim, rel: str, deleted: set[str]) -> bool:
+_SENTENCE_END_RE = re.compile(r"[.!?:]\s*$")
+
+
+def _sentence_before(lines: list[str], claim) -> str:
+    """The words of the claim's sentence before the claim, on its line and the lines above it in
+    the paragraph (a doc wraps its sentences: "..., for example, use / the ``2.4`` branch")."""
+    if not claim.line or claim.line > len(lines):
+        return ""
+    line = lines[claim.line - 1]
+    start = " ".join(line.split()).find(claim.text[:40])
+    parts = [" ".join(line.split())[: max(0, start)]]
+    index = claim.line - 2
+    while start <= 0 and index >= 0 and lines[index].strip() and not _SENTENCE_END_RE.search(lines[index]) and len(parts) < 6:
+        parts.insert(0, lines[index].strip())
+        index -= 1
+    return " ".join(" ".join(parts).split())
+
+
+# A cross-reference or link: a plan item points at work, a reading list at pages
+_CROSS_REF_RE = re.compile(r":[\w:]*(?:doc|ref)\s*:`|\{(?:doc|ref)\}`")
+# Words addressed to the reader: "See the ... page", "It is recommended to learn about ...", "you"
+_READER_RE = re.compile(
+    r"^\W*(?:see|read|learn|check\s+out|visit|refer\s+to|go\s+to|head\s+(?:over\s+)?to|take\s+a\s+look)\b|"
+    r"\b(?:you|your|recommended\s+to\s+(?:learn|read))\b",
+    re.IGNORECASE,
+)
+# "for example, use the ``2.4`` branch", "e.g. ``release-1.0``": an example, not this repository's
+_EXAMPLE_RE = re.compile(r"(?:\bfor\s+(?:example|instance)|\be\.\s?g\.|\bsuch\s+as)[^.;]*$", re.IGNORECASE)
+# "When the HTML is merged into `main`, the dashboard updates": a condition (often in another repository), not a state
+_CONDITION_RE = re.compile(r"^\W*(?:\d+[.)]\s+)?(?:when|whenever|once|if|after|until|before)\b[^,;.]*$", re.IGNORECASE)
+# "your local main branch", "your ``origin`` branch": the reader's clone, not this repository
+_READERS_REF_RE = re.compile(r"\byour\s+(?:[\w-]+\s+){0,3}(?:branch(?:es)?\s+)?[`'\"]*$", re.IGNORECASE)
+
+
+def _doc_claim(claim, rel: str, deleted: set[str], before: str = "", pages: "DocPages | None" = None) -> bool:
     """Keep only what in a doc is a claim about this repository's state, and trim the rest.
 
     Docs name paths of the user's machine and of other projects (``~/.claude``, ``.venv``,
@@ -217,13 +256,22 @@ def _doc_claim(claim, rel: str, deleted: set[str]) -> bool:
     from cc_hooks.claims import addresses as addr
     from cc_hooks.claims.extract import classify
 
+    sentence = f"{before} {claim.text}".strip()
     if claim.kind == "queue":
-        return not _LINK_ITEM_RE.match(claim.text)  # "Next Steps: [Configure](configure.md)": where to read next
+        # "Next Steps: [Configure](configure.md)", "See the :doc:`Extending <extending>` page": where to read next
+        return not (_LINK_ITEM_RE.match(claim.text) or _CROSS_REF_RE.search(sentence) or _READER_RE.search(sentence))
     base = posixpath.dirname(rel)
     kept = []
+    linked = pages.deleted_links(rel, claim.text) if pages is not None else []
+    roles = _ROLE_TARGET_RE.findall(claim.text)
     for address in claim.addresses:
+        if any(address.value in target for target in roles):
+            continue  # a cross-reference's target: judged as a page of the docs (``DocPages``)
         if address.kind in (addr.BRANCH, addr.NAME) and (_PLACEHOLDER_RE.search(address.value) or _prose_tag(claim.text, address.value)):
             continue  # "a ``release-X.Y.Z`` branch", "use the tag ``python-requests``" on Stack Overflow
+        prefix = f"{before} {claim.text[: max(0, claim.text.find(address.value))]}"
+        if (address.kind in (addr.BRANCH, addr.NAME) and (_EXAMPLE_RE.search(prefix) or _CONDITION_RE.search(prefix))) or _READERS_REF_RE.search(prefix):
+            continue  # "for example, use the ``2.4`` branch", "when it is merged into `main`, ...", "your ``origin`` branch"
         if address.kind in (addr.PATH, addr.NAME):
             value = address.value.rstrip("/")
             if not ({value, posixpath.join(base, value)} & deleted or any(d.startswith(value + "/") for d in deleted)):
@@ -231,9 +279,93 @@ def _doc_claim(claim, rel: str, deleted: set[str]) -> bool:
             if _OTHER_PROJECTS_RE.search(claim.text[: max(0, claim.text.find(address.value))]):
                 continue  # "the entry points of the library ``setup.py``": a file of the reader's project
         kept.append(address)
-    claim.addresses = kept
+    claim.addresses = kept + linked
     claim.assertions = [a for a in claim.assertions if a.what not in _POINT_IN_TIME]
     if not (claim.addresses or claim.assertions) and claim.kind not in ("position",):
         return False
     claim.kind = classify(claim)
     return True
+
+
+_ROLE_TARGET_RE = re.compile(r"(?::[\w:]*doc:|\{doc\})`([^`]+)`")
+_PAGE_SUFFIXES = (".rst", ".md", ".txt", ".ipynb", ".rest", ".markdown")
+
+
+class DocPages:
+    """Sphinx ``:doc:`` (and MyST ``{doc}``) cross-references as Sphinx resolves them: relative to
+    the doc's folder, or absolute (``/x``) from the docs root (the folder of the nearest
+    ``conf.py``), written without the suffix. ``prefix:page`` is an intersphinx page of another
+    project: nothing to check here. A page that resolves is no claim; one this repository deleted
+    is a pointer to a deleted file (its path becomes the claim's address)."""
+
+    def __init__(self, tracked: list[str], deleted: set[str]):
+        self.tracked = set(tracked)
+        self.deleted = deleted
+        self.conf_dirs = {posixpath.dirname(p) for p in tracked if posixpath.basename(p) == "conf.py"}
+
+    def link_claims(self, rel: str, lines: list[str], claimed: set) -> list:
+        """A claim for each line (without one yet) whose cross-reference names a deleted page: the
+        sentence has no other address, so ``extract_from_text`` made none."""
+        from cc_hooks.claims.extract import claim_from_line
+
+        return [claim_from_line(line, rel, number, section="summary") for number, line in enumerate(lines, 1)
+                if number not in claimed and "doc" in line and self.deleted_links(rel, line)]
+
+    def deleted_links(self, rel: str, text: str) -> list:
+        from cc_hooks.claims.addresses import Address, PATH
+
+        found = []
+        for target in _ROLE_TARGET_RE.findall(text):
+            page = self._page(rel, target)
+            if page is None or any(page + suffix in self.tracked for suffix in ("", *_PAGE_SUFFIXES)):
+                continue
+            gone = [page + suffix for suffix in _PAGE_SUFFIXES if page + suffix in self.deleted]
+            if gone:
+                found.append(Address(PATH, gone[0], quoted=True))
+        return found
+
+    def _page(self, rel: str, target: str):
+        """The page ``target`` names (repo-relative, no suffix), or None for another project's."""
+        match = re.fullmatch(r"[^<]*<([^>]+)>\s*", target)
+        name = (match.group(1) if match else target).strip()
+        if not name or re.match(r"^[\w.-]+:(?!/)", name):
+            return None  # "pypug:tutorials/installing-packages": intersphinx
+        folder = posixpath.dirname(rel)
+        if name.startswith("/"):
+            root = next((d for d in sorted(self.conf_dirs, key=len, reverse=True) if folder == d or folder.startswith(d + "/") or d == ""), folder)
+            return posixpath.normpath(posixpath.join(root, name.lstrip("/")))
+        return posixpath.normpath(posixpath.join(folder, name))
+
+
+def _without_product_file_names(view: Path, claims: list, timeout: float) -> list:
+    """The doc claims without the bare file names the product's own code names as strings: a doc
+    naming ``tox.ini`` where the code reads ``"tox.ini"`` speaks of the reader's file in that
+    format, not of this repository's (deleted) one. One ``git grep`` for all the names."""
+    from cc_hooks.audit.questions import is_code_path, is_test_path
+    from cc_hooks.claims import addresses as addr
+    from cc_hooks.claims.extract import classify
+    from cc_hooks.git import run_git
+
+    names = sorted({a.value for c in claims for a in c.addresses if a.kind == addr.PATH and "/" not in a.value and a.line is None})
+    if not names:
+        return claims
+    patterns = [arg for name in names for quote in "\"'" for arg in ("-e", f"{quote}{name}{quote}")]
+    out = run_git(view, "grep", "-l", "-F", "-I", *patterns, "HEAD", "--", timeout=timeout, check=False)
+    files = [line.split(":", 1)[1] for line in out.splitlines() if ":" in line]
+    code = [f for f in files if is_code_path(f) and not is_test_path(f)]
+    if not code:
+        return claims
+    named = set()
+    out = run_git(view, "grep", "-h", "-o", "-F", "-I", *patterns, "HEAD", "--", *code, timeout=timeout, check=False)
+    for line in out.splitlines():
+        named.add(line.split(":", 1)[-1].strip("\"'"))
+    kept = []
+    for claim in claims:
+        before = len(claim.addresses)
+        claim.addresses = [a for a in claim.addresses if not (a.kind == addr.PATH and a.value in named)]
+        if len(claim.addresses) == before:
+            kept.append(claim)
+        elif claim.addresses or claim.assertions or claim.kind in ("position", "queue"):
+            claim.kind = classify(claim)
+            kept.append(claim)
+    return kept

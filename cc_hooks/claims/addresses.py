@@ -211,6 +211,11 @@ def _is_dotfile(value: str) -> bool:
     return _DOTFILE_RE.fullmatch(name) is not None
 
 
+def bare_file(name: str) -> bool:
+    """``name`` is a conventional file name that needs no suffix (``README``, ``Makefile``)."""
+    return name in _BARE_FILES
+
+
 def names_a_file(name: str) -> bool:
     """``name`` ends in a known file extension (``hooks.json``, ``settings.py``)."""
     return _extension(name) in KNOWN_EXTENSIONS

@@ -198,8 +198,20 @@ def _elsewhere(ctx: VerifyContext, missing: dict[str, str]) -> dict[str, list[tu
     for value, relative in missing.items():
         relative = relative.rstrip("/")
         candidates = by_name.get(relative.rsplit("/", 1)[-1], [])
-        found[value] = [entry for entry in candidates if entry[0].endswith("/" + relative)]
+        found[value] = [entry for entry in candidates if entry[0].endswith("/" + relative)] or _suffixed(ctx, relative)
     return found
+
+
+def _suffixed(ctx: VerifyContext, relative: str) -> list[tuple[str, str, str]]:
+    """A conventional file named without its suffix ("the `README`", ":file:`LICENSE`"): the
+    ``README.rst`` or ``LICENSE.txt`` beside where it is named (one of them, if several)."""
+    from cc_hooks.claims.addresses import bare_file
+
+    if not bare_file(relative.rsplit("/", 1)[-1]):
+        return []
+    prefix = relative + "."
+    matches = [entry for entry in ctx.tree() if entry[0].startswith(prefix) and "/" not in entry[0][len(prefix):] and entry[2] == "blob"]
+    return sorted(matches)[:1]
 
 
 def _judge(ctx, claim, address, relative, obj, ignored, line_counts, elsewhere=()) -> None:

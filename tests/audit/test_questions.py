@@ -322,3 +322,98 @@ def test_a_marker_or_a_sleep_quoted_in_a_comment_is_a_mention(project):
     project.commit("Add rules")
     assert [(o.line, o.what) for o in scan_oddities(project.root) if o.path == "src/rules.py"] == [
         (6, "workaround comment")]
+
+
+def test_vendored_code_is_upstreams_not_a_question(project):
+    """Issue 20 (pip): hacks in ``src/pip/_vendor`` (listed in its ``vendor.txt``) are upstream's
+    code; a ``third_party`` folder without a manifest is still this project's."""
+    hack = "# HACK: the parser drops the last byte, so pad it\nPAD = 1\n"
+    project.write("src/calc/_vendor/vendor.txt", "six==1.16.0\n")
+    project.write("src/calc/_vendor/six.py", hack)
+    project.write("src/calc/third_party/mine.py", hack.replace("PAD", "PADDING"))
+    project.commit("Vendor six")
+    assert [o.path for o in scan_oddities(project.root)] == ["src/calc/third_party/mine.py"]
+
+
+def test_a_marker_word_in_another_sense_is_no_oddity(project):
+    """Issue 20 (celery, sentry, pip): "don't change self.options" over the copy it explains, "they /
+    don't touch each other's scopes", "the user-discovered workaround", "the workaround tarfile uses",
+    a cast that is "a workaround for the mypy error" describe code or others; a warning about the
+    value on the next line is still one."""
+    project.write("src/words.py", "\n".join([
+        "def connect(self):",
+        "    # don't change self.options",
+        "    conf = dict(self.options)",
+        "    # Isolate each run so that when agents run in tasks they",
+        "    # don't touch each other's scopes",
+        "    with scope():",
+        "        pass",
+        "    # We must NOT rely on",
+        "    # the user-discovered workaround of disabling it.",
+        "    self.reduce = True",
+        "    # (This is not needed for hardlinks, nor for the workaround tarfile",
+        "    # uses if symlinking is disabled.)",
+        "    sep = '/'",
+        "    # Explicitly cast as a workaround for the mypy error:",
+        "    writer = cast('IO[str]', conf)",
+        "    return writer",
+        "# DO NOT CHANGE MAX_RETRIES: the server counts them",  # 17: a warning
+        "MAX_RETRIES = 5",
+        "# This is needed by the plugin system",
+        "# do not remove",  # 20: a warning after a sentence without its full stop
+        "PLUGIN = 1",
+        "",
+    ]))
+    project.write("src/guard.py", "\n".join([  # a second file: two questions of a kind per file
+        "def guard(self):",
+        "    # Workaround Django does not support nested atomic blocks here",  # 2: this code's workaround
+        "    self.atomic = False",
+        "    # don't remove self._lock",  # 4: a thing to keep, whatever reads it
+        "    with self._lock:",
+        "        pass",
+        "",
+    ]))
+    project.commit("Add words")
+    assert [o.line for o in scan_oddities(project.root) if o.path == "src/words.py"] == [17, 20]
+    assert [o.line for o in scan_oddities(project.root) if o.path == "src/guard.py"] == [2, 4]
+
+
+def test_a_sleep_that_is_its_functions_job_is_no_question(project):
+    """Issue 20 (celery): a background thread's loop-body method ending in its poll interval, a
+    sleep counting out the caller's ``seconds``, and smoke-test tasks under the ``t/`` test tree."""
+    project.write("src/scale.py", "\n".join([
+        "from time import sleep",
+        "class Autoscaler(bgThread):",
+        "    def body(self):",
+        "        self.maybe_scale()",
+        "        sleep(1.0)",
+        "def wait_for(seconds):",
+        "    for _ in range(int(seconds)):",
+        "        sleep(1)",
+        "def spawn(count):",
+        "    for _ in range(count):",
+        "        start()",
+        "        sleep(0.1)",  # 12: why pause between spawns?
+        "",
+    ]))
+    project.write("t/smoke/tasks.py", "from time import sleep\n\n\ndef slow_task():\n    sleep(4)\n")
+    project.commit("Add scaling")
+    assert [(o.path, o.line) for o in scan_oddities(project.root)] == [("src/scale.py", 12)]
+
+
+def test_sibling_skips_and_pasted_comment_blocks_are_one_question(project):
+    """Issue 20 (aiohttp, celery, sentry): neighbouring tests skipped with the same reason, and one
+    comment block pasted under other imports, are each one question naming the copy."""
+    project.write("tests/test_proxy.py", "\n".join([
+        "import pytest", "", "",
+        '@pytest.mark.skip(reason="Broken test")', "def test_a():", "    pass", "", "",
+        '@pytest.mark.skip(reason="Broken test")', "def test_b():", "    pass", "", "",
+        '@pytest.mark.skip(reason="Flaky on CI since the pool change")', "def test_c():", "    pass", "",
+    ]))
+    block = "# Hack to get new Python features working in older versions\n# without a hard dependency\nif TYPE_CHECKING:\n    pass\n"
+    project.write("src/one.py", "import os\n\n" + block)
+    project.write("src/two.py", "import sys\nimport re\n\n" + block)
+    project.commit("Add skips and hacks")
+    found = {(o.path, o.line): o.copies for o in scan_oddities(project.root)}
+    assert found == {("tests/test_proxy.py", 4): ["tests/test_proxy.py:9"], ("tests/test_proxy.py", 14): [],
+                     ("src/one.py", 3): ["src/two.py:4"]}

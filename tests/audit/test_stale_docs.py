@@ -100,3 +100,86 @@ def test_reading_lists_placeholders_labels_and_example_intros_are_no_claims(proj
     project.write("docs/tags.md", "# Tags\n\nThe release tag ``v9.9`` marks the last version.\n")  # a claimed tag: still checked
     project.commit("Add the docs")
     assert [s.question.source for s in by_kind(audit(project), STALE)] == ["docs/tags.md:3"]
+
+
+def _deleted(project, *rels):
+    for rel in rels:
+        project.write(rel, "old\n")
+    project.commit("Add " + ", ".join(rels))
+    project.git("rm", "-q", *rels)
+    project.commit("Remove " + ", ".join(rels))
+
+
+def test_sphinx_doc_links_that_resolve_are_no_claims(project):
+    """Issue 20 (marshmallow, pip): ":doc:`Extending Schemas <extending>`" under "Next steps" was a
+    plan item "landed" by a commit about the extending docs: a false CONTRADICTED. A page that
+    resolves (relative, without suffix, or absolute from the docs root) is no claim; an intersphinx
+    ``prefix:page`` is another project's; a link to a page this repository deleted is stale."""
+    _deleted(project, "docs/old-api.rst")
+    project.write("docs/conf.py", "project = 'calc'\n")
+    project.write("docs/extending.rst", "Extending\n=========\n")
+    project.write("docs/guide/usage.rst", "Usage\n=====\n")
+    project.commit("Add the extending docs and the usage page")  # the words a misread plan item would match
+    project.write("docs/guide/quickstart.rst", "\n".join([
+        "Quickstart", "==========", "", "Next steps", "----------", "",
+        "- See the :doc:`Usage <usage>` page.",
+        "- Read :doc:`/extending` for the extending docs.",
+        "- The usage page is covered in the :doc:`Usage <usage>`",
+        "  tutorial on the extending docs.", "",
+    ]) + "\n")
+    project.write("docs/guide/more.md", "# More\n\n## Next Steps\n\nThis is covered in the {doc}`Installing <pypug:tutorials/installing>`\n"
+                  "tutorial on the extending docs.\n")
+    project.write("docs/api.rst", "API\n===\n\nThe old calls are described in :doc:`old-api`.\n")  # deleted: still stale
+    project.write("docs/plan.rst", f"Plan\n====\n\nNext steps\n----------\n\n- {TODAY} — Document :class:`Calc` in the API page.\n")
+    project.commit("Add the guide")
+    project.write("src/calc.py", project.read("src/calc.py") + "\n\nclass Calc:\n    pass\n")
+    project.commit("Document Calc in the API page")  # an API role in a plan item: the plan landed, still stale
+    assert [s.question.source for s in by_kind(audit(project), STALE)] == ["docs/api.rst:4", "docs/plan.rst:7"]
+
+
+def test_a_conventional_file_named_without_its_suffix_is_not_stale(project):
+    """Issue 20 (celery, pip): ":file:`README`" where the file is now ``README.rst`` (a ``README``
+    was deleted once) was CONTRADICTED."""
+    _deleted(project, "README", "AUTHORS")
+    project.write("README.rst", "Calc\n====\n")
+    project.commit("Add README.rst")
+    project.write("docs/contributing.rst", "Contributing\n============\n\nAfter a release, regenerate the :file:`README` file.\n\n"
+                  "Credit yourself in ``AUTHORS``.\n")  # no AUTHORS.* at all: still stale
+    project.commit("Add the contributing guide")
+    assert [s.question.source for s in by_kind(audit(project), STALE)] == ["docs/contributing.rst:6"]
+
+
+def test_a_file_name_the_product_reads_names_the_readers_file(project):
+    """Issue 20 (tox): the docs name ``tox.ini`` as the user's config format; the repository's own
+    ``tox.ini`` was deleted long ago. A bare name the product's code names as a string is the
+    reader's file; one the code never names is still this repository's."""
+    _deleted(project, "calc.ini", "build.cfg")
+    project.write("src/config.py", 'from pathlib import Path\n\n\ndef load(root):\n    return (Path(root) / "calc.ini").read_text()\n')
+    project.commit("Read calc.ini")
+    project.write("docs/config.rst", "Config\n======\n\nPlace your settings in ``calc.ini``.\n\n"
+                  "Given a ``calc.ini`` with two keys, the output is short.\n\nOur build is configured in ``build.cfg``.\n")
+    project.commit("Document the configuration")
+    assert [s.question.source for s in by_kind(audit(project), STALE)] == ["docs/config.rst:8"]
+
+
+def test_example_and_readers_branches_are_not_this_repositorys(project):
+    """Issue 20 (celery, pip, rich): "for example, use / the ``2.4`` branch", "your local main branch
+    up-to-date", "your ``origin`` branch", "when the HTML is merged into ``main``, ..." are examples,
+    the reader's clone and a condition; a doc stating a branch's state ("the ``app`` branch is a
+    work-in-progress", "was merged into ``release-2``") is still checked."""
+    _deleted(project, "tools/old.py")
+    project.write("docs/release.rst", "\n".join([
+        "Release", "=======", "",
+        "Change the default branch to the branch of this series, for example, use",
+        "the ``2.4`` branch for the 2.4 series.", "",
+        "As you work, you might need to update your local main branch up-to-date with",
+        "the upstream repository.", "",
+        "Force pushing updates your ``origin`` branch.", "",
+        "The ``app`` branch is a work-in-progress.", "",
+        "Scripts such as ``tools/old.py`` cut the release.", "",  # 14: a path given as an example is still ours
+        "When the HTML is merged into ``gh-pages``, the dashboard updates.", "",  # a condition, not a state
+        "The fix was merged into ``release-2``.", "",  # 18: a state, still checked
+    ]) + "\n")
+    project.commit("Document the release")
+    assert [s.question.source for s in by_kind(audit(project), STALE)] == [
+        "docs/release.rst:12", "docs/release.rst:14", "docs/release.rst:18"]

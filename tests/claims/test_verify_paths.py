@@ -67,3 +67,12 @@ def test_a_base_name_found_nowhere(repo):
     plain = repo.check("Bumped highlight.js in the bundle.")
     assert plain.verdict == UNVERIFIED and "may name no file" in plain.evidence
     assert repo.check("The logic is in src/gone.py now.").verdict == CONTRADICTED  # a path, even unquoted
+
+
+def test_a_conventional_file_named_without_its_suffix_is_the_suffixed_file(repo):
+    """Issue 20 (celery, pip): ":file:`README`" where the file is ``README.rst`` was CONTRADICTED."""
+    repo.commit("Add the readme", {"CONTRIBUTING.rst": "How\n===\n", "docs/LICENSE.txt": "MIT\n"})
+    claim = repo.check("Follow the `CONTRIBUTING` guide.")
+    assert claim.verdict == VERIFIED and "CONTRIBUTING.rst is a tracked file at HEAD" in claim.evidence
+    assert repo.check("The terms are in `docs/LICENSE`.").verdict == VERIFIED
+    assert repo.check("The authors are listed in `AUTHORS`.").verdict == CONTRADICTED  # no AUTHORS.* at all
