@@ -49,6 +49,9 @@ def mined(source: Path) -> list[tuple[str, str, list[str], str]]:
     with tempfile.TemporaryDirectory(prefix="audit-precision-") as scratch:
         clone = Path(scratch) / "clone"
         subprocess.run(["git", "clone", "-q", str(source), str(clone)], check=True)
+        # A user's clone has its origin's branches: carry the source's remote-tracking refs over.
+        subprocess.run(["git", "-C", str(clone), "fetch", "-q", str(source), "+refs/remotes/origin/*:refs/remotes/origin/*"],
+                       check=False, capture_output=True)
         config, _ = load_config_or_default(clone)
         result = run_audit(clone, config)
     found = []

@@ -199,7 +199,10 @@ def coldstart_questions(view: Path, rel: str) -> list[Question]:
 
 MAX_SCANNED = 400  # oddities found before ranking; the questions keep the best ``limit``
 PER_FILE = 2  # of each kind: a file with many sleeps or hacks is two questions, not twenty
-_DEMO_PATH_RE = re.compile(r"(?:^|/)(?:examples?|demos?|samples?|docs?|benchmarks?)/")
+_DEMO_PATH_RE = re.compile(r"(?:^|/)(?:examples?|demos?|samples?|docs?|benchmarks?)/"
+                           # test data: a formatter's cases, fixtures, snapshots (their comments are the input, not notes)
+                           r"|(?:^|/)(?:tests?|testing)/(?:.+/)?(?:data|fixtures?|cases|resources|snapshots|roots)/"
+                           r"|(?:^|/)(?:fixtures?|testdata|test_data|__snapshots__)/")
 
 
 def scan_oddities(view: Path, timeout: float = 30.0, limit: int = MAX_ODDITIES) -> list[Oddity]:
@@ -403,6 +406,11 @@ def _breaks(loop) -> bool:
     return False
 
 
+# A skip reason saying where the test applies rather than what is broken.
+_OUT_OF_SCOPE_RE = re.compile(r"(?:only\s+(?:relevant|applies|applicable|meaningful|makes\s+sense|needed)\s+(?:for|to|on|in|when|with)"
+                              r"|not\s+(?:relevant|applicable)\s+(?:for|to|on|in|here)|does\s*n[o']?t\s+apply\s+(?:to|here))\b", re.I)
+
+
 def _decorated(node, regions: _Regions, in_function: bool, in_class: bool) -> None:
     """Record the decorator lines of defs and classes that are test fixtures (defined inside a
     function: a test of the skip machinery) or empty overrides (a method that only ``pass``es: an
@@ -485,6 +493,8 @@ def _oddity(rel: str, number: int, line: str, lines: list[str], test: bool, regi
         text = _skip_reason(lines, number)
         if regions is not None and (number in regions.nested or (number in regions.empty and _word_count(text) >= 2)):
             return None  # a skip that is the test's fixture, or an inherited test declared not applicable, with why
+        if _OUT_OF_SCOPE_RE.match(text.strip(" \"'()")):
+            return None  # "Only relevant for `poetry install`": a test that does not apply here, not one disabled
         return Oddity(rel, number, "disabled test", line.strip(), text if _word_count(text) >= 3 else _comment_block(lines, number))
     support = test or _TEST_SERVER_PATH_RE.search(rel)  # a test server's delays are what it simulates
     code = line[: line.rfind(regions.comments[number])] if regions is not None and number in regions.comments else line

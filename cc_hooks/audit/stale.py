@@ -242,6 +242,17 @@ _READER_RE = re.compile(
 _EXAMPLE_RE = re.compile(r"(?:\bfor\s+(?:example|instance)|\be\.\s?g\.|\bsuch\s+as)[^.;]*$", re.IGNORECASE)
 # "When the HTML is merged into `main`, the dashboard updates": a condition (often in another repository), not a state
 _CONDITION_RE = re.compile(r"^\W*(?:\d+[.)]\s+)?(?:when|whenever|once|if|after|until|before)\b[^,;.]*$", re.IGNORECASE)
+# "usually in ``setup.py``", "can replace the need for ``setup.py``", "instead of ``setup.cfg``": a file
+# in general, or one the sentence says is not needed, not a pointer to this repository's file
+# (a bare file name only: "Scripts such as ``tools/old.py``" still points at this repository's file)
+_GENERAL_FILE_RE = re.compile(
+    r"\b(?:usually|typically|normally|generally|commonly|often|for\s+(?:example|instance)|e\.\s?g\.|such\s+as)\b(?:[^.;]|\.(?!\s))*$",
+    re.IGNORECASE)
+_NOT_NEEDED_RE = re.compile(
+    r"\b(?:need\s+for|instead\s+of|rather\s+than|in\s+place\s+of|without(?:\s+(?:a|an|the|any))?)\s+"
+    r"(?:[`'\"*]*[\w./-]+[`'\"*]*(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+))*[`'\"*]*$", re.IGNORECASE)
+# A patch pasted into a doc ("index b0e4d79..b3bd82a 100644"): another tree's objects, not claims
+_PATCH_LINE_RE = re.compile(r"^\s*(?:index\s+[0-9a-f]{7,}\.\.[0-9a-f]{7,}|diff\s+--git\s|---\s+a/|\+\+\+\s+b/|@@\s+-\d)")
 # "your local main branch", "your ``origin`` branch": the reader's clone, not this repository
 _READERS_REF_RE = re.compile(r"\byour\s+(?:[\w-]+\s+){0,3}(?:branch(?:es)?\s+)?[`'\"]*$", re.IGNORECASE)
 
@@ -257,9 +268,13 @@ def _doc_claim(claim, rel: str, deleted: set[str], before: str = "", pages: "Doc
     from cc_hooks.claims.extract import classify
 
     sentence = f"{before} {claim.text}".strip()
+    if _PATCH_LINE_RE.match(claim.text):
+        return False
     if claim.kind == "queue":
-        # "Next Steps: [Configure](configure.md)", "See the :doc:`Extending <extending>` page": where to read next
-        return not (_LINK_ITEM_RE.match(claim.text) or _CROSS_REF_RE.search(sentence) or _READER_RE.search(sentence))
+        # "Next Steps: [Configure](configure.md)", "See the :doc:`Extending <extending>` page": where to read next;
+        # "Tried out Black?": a question to the reader, not a plan item
+        return not (_LINK_ITEM_RE.match(claim.text) or _CROSS_REF_RE.search(sentence) or _READER_RE.search(sentence)
+                    or claim.text.rstrip(" *_").endswith("?"))
     base = posixpath.dirname(rel)
     kept = []
     linked = pages.deleted_links(rel, claim.text) if pages is not None else []
@@ -278,6 +293,8 @@ def _doc_claim(claim, rel: str, deleted: set[str], before: str = "", pages: "Doc
                 continue
             if _OTHER_PROJECTS_RE.search(claim.text[: max(0, claim.text.find(address.value))]):
                 continue  # "the entry points of the library ``setup.py``": a file of the reader's project
+            if _NOT_NEEDED_RE.search(prefix) or ("/" not in value and _GENERAL_FILE_RE.search(prefix)):
+                continue  # "usually in ``setup.py``", "replace the need for ``setup.py``"
         kept.append(address)
     claim.addresses = kept + linked
     claim.assertions = [a for a in claim.assertions if a.what not in _POINT_IN_TIME]

@@ -102,7 +102,8 @@ def _classify_span(token: str, before: str) -> Optional[Address]:
         return None
     if _HEX_RE.fullmatch(token):
         return Address(SHA, token.lower())
-    if _SHORT_HEX_RE.fullmatch(token) and (_mixed(token) or _SHA_CUE_RE.search(before)):
+    # git prints shas in lower case: a short ``E203`` or ``F401`` is a lint code unless cued
+    if _SHORT_HEX_RE.fullmatch(token) and ((_mixed(token) and token == token.lower()) or _SHA_CUE_RE.search(before)):
         return Address(SHA, token.lower())
     if _SHORT_HEX_RE.fullmatch(token) and token.lower() not in _HEX_WORDS and token.islower() and _SHORT_SHA_CUE_RE.search(before):
         return Address(SHA, token)

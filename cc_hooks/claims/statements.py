@@ -151,7 +151,8 @@ def statements(text: str, addresses: list[Address]) -> list[Assertion]:
             found.append(Assertion("reachable", target=match.group(1)))
             found.append(Assertion("reachable", negated=True, target=DEFAULT_BRANCH, detail=match.group(1)))
     for match in _UP_TO_DATE_RE.finditer(text):
-        found.append(Assertion("same_tip", target=match.group(1), sha=match.group(2)))
+        if all(_ref_like(match.group(0), match.start(n) - match.start(), name) for n, name in ((1, match.group(1)), (2, match.group(2)))):
+            found.append(Assertion("same_tip", target=match.group(1), sha=match.group(2)))
     found.extend(contents(text, addresses))
     if shas and not any(a.what == "reachable" for a in found):
         for match in _PLAIN_REACH_RE.finditer(text):
@@ -222,6 +223,15 @@ def head_positions(text: str) -> list[tuple[Optional[str], Optional[str]]]:
         found = [f for f in found if f[0] != match.group(1).lower()]
         found.append((match.group(1).lower(), DETACHED))
     return list(dict.fromkeys(found))
+
+
+_KNOWN_REF_WORDS = frozenset("main master trunk develop development head upstream origin".split())
+
+
+def _ref_like(span: str, at: int, name: str) -> bool:
+    """A name of "X is in sync with Y" is a ref when backticked, shaped like one (``origin/main``)
+    or a usual branch name: "the environment is in sync with the lock file" names no branch."""
+    return span[at - 1 : at] == "`" or "/" in name or name.lower() in _KNOWN_REF_WORDS
 
 
 def named_branch_tips(text: str) -> list[tuple[str, str]]:

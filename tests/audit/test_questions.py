@@ -417,3 +417,26 @@ def test_sibling_skips_and_pasted_comment_blocks_are_one_question(project):
     found = {(o.path, o.line): o.copies for o in scan_oddities(project.root)}
     assert found == {("tests/test_proxy.py", 4): ["tests/test_proxy.py:9"], ("tests/test_proxy.py", 14): [],
                      ("src/one.py", 3): ["src/two.py:4"]}
+
+
+def test_test_data_comments_are_input_not_notes(project):
+    # A formatter's test cases hold the code it formats, comments and all; their "don't remove" is input.
+    project.write("tests/data/cases/remove_parens.py", "with (open('f')) as f:  # don't remove the parens here\n    pass\n")
+    project.write("tests/fixtures/legacy.py", "# HACK: old style\nx = 1\n")
+    project.write("src/legacy.py", "# HACK: the C extension returns bytes on Windows\nx = 1\n")
+    project.commit("Add format cases")
+    found = {o.path for o in scan_oddities(project.root)}
+    assert "src/legacy.py" in found
+    assert "tests/data/cases/remove_parens.py" not in found and "tests/fixtures/legacy.py" not in found
+
+
+def test_a_skip_saying_where_the_test_applies_is_no_disabled_test(project):
+    project.write("tests/test_sync.py", "\n".join([
+        "import pytest", "",
+        '@pytest.mark.skip("Only relevant for `poetry install`")',
+        "def test_option_is_passed_to_the_installer():", '    """Does not apply to sync."""', "",
+        '@pytest.mark.skip("flaky on CI since the resolver rewrite")',
+        "def test_resolves():", "    assert True", ""]))
+    project.commit("Add sync tests")
+    found = {(o.path, o.line) for o in scan_oddities(project.root)}
+    assert ("tests/test_sync.py", 7) in found and ("tests/test_sync.py", 3) not in found

@@ -183,3 +183,32 @@ def test_example_and_readers_branches_are_not_this_repositorys(project):
     project.commit("Document the release")
     assert [s.question.source for s in by_kind(audit(project), STALE)] == [
         "docs/release.rst:12", "docs/release.rst:14", "docs/release.rst:18"]
+
+
+def test_general_files_patches_reader_questions_and_lint_codes_are_no_claims(project):
+    """Issue 20 (black, pyramid): "usually in ``setup.py``", "replace the need for ``setup.py``", a pasted
+    patch's "index b0e4d79..b3bd82a", "Tried out Black?" under Next steps and ``E203`` (a lint code)
+    were stale FAILs; "The ``setup.py`` script builds the wheel." still is one."""
+    _deleted(project, "setup.py", "setup.cfg")
+    blob = project.git("rev-parse", "HEAD~1:setup.py").strip()[:7]
+    project.write("docs/guide.md", "\n".join([
+        "# Guide", "",
+        "An entry point is defined in a distribution (usually in `setup.py` or `setup.cfg`).", "",  # 3: in general
+        "With Hatch it can fully replace the need for `setup.py` and `setup.cfg`.", "",  # 5: not needed
+        "Since `E203` is not PEP 8 compliant, tell Flake8 to ignore it.", "",  # 7: a lint code
+        "The `setup.py` script builds the wheel.", "",  # 9: this repository's file, deleted: stale
+        "```diff", f"index {blob}..{blob} 100644", "```", "",  # 12: a pasted patch
+        "## Next steps", "",
+        "- Tried out the tool?", "",  # 16: a question to the reader
+    ]) + "\n")
+    project.commit("Document the guide")
+    assert [s.question.source for s in by_kind(audit(project), STALE)] == ["docs/guide.md:9"]
+
+
+def test_in_sync_with_names_a_branch_only_when_it_looks_like_one(project):
+    """Issue 20 (poetry): "the project's environment is in sync with the ``poetry.lock`` file" read as a
+    branch claim ("no branch named environment"); "`feature` is in sync with `main`" is still one."""
+    project.write("docs/sync.md", "# Sync\n\nThe `sync` command makes sure that the project's environment is in sync with the `poetry.lock` file.\n\n"
+                  "The `feature` branch is in sync with `main`.\n")
+    project.commit("Document sync")
+    assert [s.question.source for s in by_kind(audit(project), STALE)] == ["docs/sync.md:5"]
