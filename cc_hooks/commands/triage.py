@@ -287,8 +287,14 @@ def triage(root: Path, symptoms: list[str], config=None, timeout: float = 30.0) 
                 result.decisions.append({"date": entry.date, "title": entry.title, "slug": entry.slug, "line": entry.start, "matched_by": how})
     judged = [c for c in result.prior if c.rank in (None, 1)]  # the runners-up are leads, not verdicts
     if judged:
-        result.verdict = INTACT if all(c.fix_intact for c in judged) else KNOWN
+        result.verdict = INTACT if all(c.fix_intact or _nothing_to_lose(c) for c in judged) else KNOWN
     return result
+
+
+def _nothing_to_lose(cause: "PriorCause") -> bool:
+    """A commit found in history whose change has no line to compare (comments, docs, tests only):
+    nothing says its fix is gone, so it raises no regression alarm (a record's cause without a fix still does)."""
+    return cause.source == "commit" and bool(cause.fixes) and all(f.intact or f.status == "empty" for f in cause.fixes)
 
 
 HISTORY_CAUSES = 3  # ranked commits shown as prior causes; the first alone can make the verdict

@@ -220,3 +220,15 @@ def test_a_refactor_whose_code_was_removed_since_is_no_regression(tmp_path):
     assert top.fixes[0].full_sha == refactor
     assert top.fixes[0].status == "rewritten" and "a refactor, not a fix" in top.fixes[0].detail
     assert result.verdict != KNOWN
+
+
+def test_a_lead_with_no_line_to_compare_raises_no_regression_alarm(tmp_path):
+    from cc_hooks.commands.triage import KNOWN
+
+    root = _bare(tmp_path, {"url.py": "def host(url):\n    return url.split('%')[0]\n"})
+    _padding(root)
+    lead = commit(root, "Cover IPv6 zone id handling with docs", {"url.py": "def host(url):\n    # RFC 6874: an IPv6 zone id follows %25\n    return url.split('%')[0]\n"})
+    result = triage(root, ["host keeps %25 for IPv6 addresses with a zone id"])
+    top = result.prior[0]
+    assert top.fixes[0].full_sha == lead and top.fixes[0].status == "empty"
+    assert result.verdict != KNOWN
