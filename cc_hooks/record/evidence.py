@@ -187,6 +187,9 @@ def rank(root, phrasings: list[str], index, timeout: float = 30.0, limit: int = 
     query.named_weights = {i: 4 * max(0.1, 1 - math.log(max(len(at), 1)) / scale) for i, at in named.items()}
     issues = {n: set(index.postings("names", f"#{n}")) for n in query.issues}
     positions = set(found) | set().union(*named.values(), *issues.values())
+    from cc_hooks.record.history_index import FIX_MARK
+
+    fix_noted = index.noted(FIX_MARK)
     positions |= {p for p in (index.position(sha) for sha in (*by_diff, *near)) if p is not None}
     scored: dict[str, Candidate] = {}
     for position in positions:
@@ -195,7 +198,7 @@ def rank(root, phrasings: list[str], index, timeout: float = 30.0, limit: int = 
             continue
         text_words = found.get(position, (set(), set(), set(), set()))
         evidence = Evidence(sorted(n for n, at in issues.items() if position in at),
-                            [i for i in query.identifiers if position in named[i]], by_diff.get(sha, []))
+                            [i for i in query.identifiers if position in named[i]], by_diff.get(sha, []), position in fix_noted)
         candidate = _score_text(sha, date, subject, text_words, query, idf, evidence)
         if sha in near:
             candidate = candidate or Candidate(sha, date, subject)
@@ -233,6 +236,7 @@ class Evidence:
     issues: list[str]  # issue numbers the message names
     named: list[str]  # identifiers the message names
     diff: list[str]  # identifiers its diff changes ("+x": the commit that introduced x)
+    fix_noted: bool = False  # a changelog entry credited to it says it fixed something
 
 
 def _word_hits(index, query: Query) -> dict[int, tuple[set[str], set[str], set[str], set[str]]]:
@@ -308,7 +312,7 @@ def _score_text(sha: str, date: str, subject: str, text_words: tuple[set[str], s
             reasons.append("its new tests' names share " + " ".join(sorted(in_tests - in_subject - in_noted, key=lambda w: -idf[w])[:4]))
     if not reasons:
         return None
-    if _FIXISH_RE.search(subject):
+    if _FIXISH_RE.search(subject) or evidence.fix_noted:
         score += 3
     if _MERGE_RE.search(subject):
         score -= 6

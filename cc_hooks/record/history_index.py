@@ -32,21 +32,26 @@ from typing import Optional
 _REC, _FIELD, _ITEM = "\x1e", "\x1f", "\x1d"
 _FORMAT = f"{_REC}%H{_FIELD}%aI{_FIELD}%P{_FIELD}%(trailers:key=Symptom,valueonly,unfold,separator=%x1d){_FIELD}%B"
 _TOKEN_RE = re.compile(r"#\d{1,7}\b|-{1,2}[A-Za-z][\w-]*|[A-Za-z_][\w.]*\w")
-VERSION = "5"  # change when the rows or the postings change shape
+VERSION = "7"  # change when the rows or the postings change shape
 
 
 _CODE_TOKEN_RE = re.compile(r"^[#-]|[_.]|.[A-Z]")
 _KINDS = ("subject", "body", "names", "noted", "tests")
-# Where projects write what each change fixed, for the people who use it.
-CHANGELOGS = tuple(f":(glob,icase){g}" for g in (
-    "**/CHANGES*", "**/CHANGELOG*", "**/HISTORY*", "**/NEWS*", "**/RELEASE*NOTES*", "**/whatsnew/**", "**/releases/**",
-    "**/changelog/**", "**/changelog.d/**", "**/changes/**", "**/newsfragments/**", "**/news/**"))
+# Where projects write what each change fixed, for the people who use it: files, and folders of fragments.
+_CHANGELOG_FILE_RE = re.compile(r"^(?:CHANGES|CHANGELOG|HISTORY|NEWS|RELEASE[-_ ]?NOTES)(?:\.\w+)?$", re.I)
+_CHANGELOG_DIRS = frozenset("whatsnew releases changelog changelog.d changes newsfragments news".split())
+_TEST_DIRS = frozenset(("tests", "test", "testing"))
+_TEST_FILE_RE = re.compile(r"^(?:test_.+|.+_tests?)\.\w+$")
+MAX_PATHSPECS = 400
 DIRECT_ENTRIES = 3
-TESTS = (":(glob)**/test_*", ":(glob)**/*_test.*", ":(glob)**/*_tests.*", ":(glob)**/tests/**", ":(glob)**/test/**", ":(glob)**/testing/**")
 DIRECT_TESTS = 5
 _TEST_DEF_RE = re.compile(r"^\+\s*(?:async\s+)?(?:def|fn|func)\s+[Tt]est_?(\w+)", re.M)
 _REF_RE = re.compile(r"(?:#|\bgh-|:(?:issue|pr|pull|bug|gh):`|/(?:pull|issues)/|\b(?:issue|pr|pull request)\s+#?)(\d{1,7})\b", re.I)
-_FRAGMENT_RE = re.compile(r"(?:^|/)(\d{1,7})\.[\w.]+$")  # towncrier: changes/1234.bugfix.rst
+_FRAGMENT_RE = re.compile(r"(?:^|/)(\d{1,7})\.([\w.]+)$")  # towncrier: changes/1234.bugfix.rst
+_FIX_WORD_RE = re.compile(r"\bfix|\bbug", re.I)
+_SECTION_RE = re.compile(r"^\s*(?:#{1,6}\s+)?[A-Z][\w -]{2,30}:?\s*$")  # "### Fixed", "Bug fixes" (not a version line)
+_FIX_ENTRY_RE = re.compile(r"^\W*(?:\[\w+\]\s*)?(?:fix(?:e[sd])?|bug\s*fix(?:es)?|resolved?|correct(?:ed|s)?)\b", re.I)
+FIX_MARK = "!fix"  # the ``noted`` key of the commits a fix entry is credited to
 _ENTRY_START_RE = re.compile(r"^\s{0,3}(?:[-*+\u2022]\s|\d{1,3}[.)]\s)")
 _HEADING_RE = re.compile(r"^\s*(?:#{1,6}\s|[=~^`'\-*+]{3,}\s*$|\.\.\s|v?\d+(?:\.\d+)+\b.{0,40}$|\[[\w.-]+\]:\s)")
 
@@ -115,9 +120,9 @@ def extend(previous: Optional[dict], commits: list[tuple]) -> dict:
         for kind, words in (("subject", subject_words), ("body", words_of(message) - subject_words), ("names", names)):
             for word in words:
                 added[kind].setdefault(word, []).append(position)
-        for text, refs in entries:
+        for text, refs, fix in entries:
             credited = ([position] if len(entries) <= DIRECT_ENTRIES else []) + [f"#{n}" for n in refs]
-            for word in words_of(text):
+            for word in words_of(text) | ({FIX_MARK} if fix else set()):
                 added["noted"].setdefault(word, []).extend(credited)
         if len(tests) <= DIRECT_TESTS:
             for word in set().union(*(words_of(name.replace("_", " ")) for name in tests)):
@@ -136,8 +141,9 @@ def _read(root, revs: list, timeout: float) -> list[tuple]:
     from cc_hooks.git import run_git
 
     out = run_git(root, "log", f"--format={_FORMAT}", *revs, "--", timeout=timeout, check=revs != ["HEAD"])  # unborn: none
-    notes = _changelog_entries(root, revs, timeout) if out else {}
-    tests = _new_tests(root, revs, timeout) if out else {}
+    changelogs, test_paths = _places(root, revs[-1].split("..")[-1], timeout) if out else ([], [])
+    notes = _changelog_entries(root, revs, changelogs, timeout) if changelogs else {}
+    tests = _new_tests(root, revs, test_paths, timeout) if test_paths else {}
     commits = []
     for record in out.split(_REC)[1:]:
         parts = record.split(_FIELD, 4)
@@ -150,13 +156,38 @@ def _read(root, revs: list, timeout: float) -> list[tuple]:
     return commits
 
 
-def _changelog_entries(root, revs: list, timeout: float) -> dict[str, list[tuple[str, list[str]]]]:
-    """sha -> the changelog entries it added: (text, issue or PR numbers), from one ``git log -p``
+def _places(root, head: str, timeout: float) -> tuple[list[str], list[str]]:
+    """HEAD's changelog files and fragment folders, and its test folders and files, as literal
+    pathspecs: a walk limited to literal paths prunes whole trees (a glob pathspec over 50,000
+    commits costs half a minute); a changelog renamed since keeps its history under its new name."""
+    from cc_hooks.git import run_git
+
+    changelogs: set[str] = set()
+    tests: set[str] = set()
+    for path in run_git(root, "ls-tree", "-r", "-z", "--name-only", head, timeout=timeout, check=False).split("\0"):
+        parts = path.split("/")
+        folder = next((i for i, part in enumerate(parts[:-1]) if part.lower() in _CHANGELOG_DIRS), None)
+        if folder is not None:
+            changelogs.add("/".join(parts[: folder + 1]) + "/")
+        elif _CHANGELOG_FILE_RE.match(parts[-1]):
+            changelogs.add(path)
+        folder = next((i for i, part in enumerate(parts[:-1]) if part in _TEST_DIRS), None)
+        if folder is not None:
+            tests.add("/".join(parts[: folder + 1]) + "/")
+        elif _TEST_FILE_RE.match(parts[-1]):
+            tests.add(path)
+    if len(tests) > MAX_PATHSPECS:  # tests beside every module (``x_test.go``): their folders
+        tests = {t.rsplit("/", 1)[0] + "/" if "/" in t else t for t in tests}
+    return [f":(literal){p}" for p in sorted(changelogs)[:MAX_PATHSPECS]], [f":(literal){p}" for p in sorted(tests)[:MAX_PATHSPECS]]
+
+
+def _changelog_entries(root, revs: list, paths: list[str], timeout: float) -> dict[str, list[tuple[str, list[str], bool]]]:
+    """sha -> the changelog entries it added: (text, issue or PR numbers, a fix?), from one ``git log -p``
     of the changelog files alone (merges show no diff: their branch's commits added the lines)."""
     from cc_hooks.git import run_git
 
     out = run_git(root, "log", "--format=%x1e%H", "-p", "-U0", "--no-color", "--no-ext-diff", "--no-textconv", "--no-renames",
-                  *revs, "--", *CHANGELOGS, timeout=timeout, check=False)
+                  *revs, "--", *paths, timeout=timeout, check=False)
     found: dict[str, list[tuple[str, list[str]]]] = {}
     for record in out.split(_REC)[1:]:
         sha, _, patch = record.partition("\n")
@@ -166,12 +197,12 @@ def _changelog_entries(root, revs: list, timeout: float) -> dict[str, list[tuple
     return found
 
 
-def _new_tests(root, revs: list, timeout: float) -> dict[str, list[str]]:
+def _new_tests(root, revs: list, paths: list[str], timeout: float) -> dict[str, list[str]]:
     """sha -> the names of the test functions it added, less their ``test`` (one ``git log -p`` of the test files)."""
     from cc_hooks.git import run_git
 
     out = run_git(root, "log", "--format=%x1e%H", "-p", "-U0", "--no-color", "--no-ext-diff", "--no-textconv", "--no-renames",
-                  *revs, "--", *TESTS, timeout=timeout, check=False)
+                  *revs, "--", *paths, timeout=timeout, check=False)
     found: dict[str, list[str]] = {}
     for record in out.split(_REC)[1:]:
         sha, _, patch = record.partition("\n")
@@ -181,17 +212,20 @@ def _new_tests(root, revs: list, timeout: float) -> dict[str, list[str]]:
     return found
 
 
-def _entries(patch: str) -> list[tuple[str, list[str]]]:
-    """The entries of the lines a patch adds: a bullet starts one, a heading or a blank line ends one."""
-    entries: list[tuple[str, list[str]]] = []
+def _entries(patch: str) -> list[tuple[str, list[str], bool]]:
+    """The entries of the lines a patch adds, and whether each is a fix (its text says "Fixed", it sits
+    under a "Fixed"/"Bug fixes" heading the patch adds, or it is a towncrier ``N.bugfix`` fragment): a
+    bullet starts one, a heading or a blank line ends one."""
+    entries: list[tuple[str, list[str], bool]] = []
     current: list[str] = []
     fragment: list[str] = []
+    fixes = False  # the file or the heading above says these entries are fixes
 
     def close():
         text = " ".join(current).strip()
         if text:
             refs = list(dict.fromkeys(_REF_RE.findall(text) + fragment))
-            entries.append((text, refs))
+            entries.append((text, refs, fixes or bool(_FIX_ENTRY_RE.match(text))))
         current.clear()
 
     for line in patch.split("\n"):
@@ -199,10 +233,13 @@ def _entries(patch: str) -> list[tuple[str, list[str]]]:
             close()
             match = _FRAGMENT_RE.search(line[4:].strip())
             fragment = [match.group(1)] if match else []
+            fixes = bool(match and _FIX_WORD_RE.search(match.group(2)))
         elif line.startswith("+"):
             text = line[1:]
             if not text.strip() or _HEADING_RE.match(text):
                 close()
+                if _SECTION_RE.match(text):
+                    fixes = bool(_FIX_WORD_RE.search(text))
             else:
                 if _ENTRY_START_RE.match(text):
                     close()

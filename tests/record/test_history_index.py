@@ -68,3 +68,24 @@ def test_a_rewritten_history_is_indexed_again(repo):
 def test_an_unborn_branch_has_an_empty_index(tmp_path):
     git(tmp_path, "init", "-q", "-b", "main")
     assert len(history_index.load(tmp_path)) == 0
+
+
+def test_changelog_entries_that_say_they_fix_mark_their_commit(repo):
+    def change(message, files):
+        for name, text in files.items():
+            (repo / name).parent.mkdir(parents=True, exist_ok=True)
+            (repo / name).write_text(text)
+            git(repo, "add", name)
+        git(repo, "commit", "-q", "-m", message)
+        return git(repo, "rev-parse", "HEAD").strip()
+
+    fixed = change("Guard the parser", {"p.py": "x = 1\n", "CHANGES.md": "- Fixed a crash on empty input.\n"})
+    feature = change("Add colours", {"c.py": "y = 1\n", "CHANGES.md": "- Fixed a crash on empty input.\n- Added colour output.\n"})
+    heading = change("Handle tabs", {"t.py": "z = 1\n", "CHANGES.md": "- Fixed a crash on empty input.\n- Added colour output.\n\n"
+                                                                      "### Bug fixes\n\n- Tabs are kept.\n"})
+    fragment = change("Keep spaces (#77)", {"s.py": "w = 1\n", "changes/77.bugfix.rst": "Spaces are kept.\n"})
+    news = change("Speed up (#78)", {"f.py": "v = 1\n", "changes/78.feature.rst": "Faster start.\n"})
+    index = history_index.load(repo)
+    marked = {index.rows[p][0] for p in index.noted(history_index.FIX_MARK)}
+    assert {fixed, heading, fragment} <= marked and not {feature, news} & marked
+    assert index.noted("spac") == {index.position(fragment)}
