@@ -261,6 +261,10 @@ def guard_line(lines: list[str], start: int, end: int) -> Optional[int]:
     return None
 
 
+_TEST_ID = r"`?[\w./-]+\.py::[\w\[\].:-]+`?"
+_TEST_ID_LIST_RE = re.compile(rf"{_TEST_ID}(?:\s*,\s*{_TEST_ID})+")
+
+
 def split_references(text: str) -> tuple[str, Optional[list[str]]]:
     """("", [reference, ...]) or (gap, None) for an explicit ``none``."""
     from cc_hooks.record.questions import clean_pointer
@@ -270,7 +274,10 @@ def split_references(text: str) -> tuple[str, Optional[list[str]]]:
     if none:
         return none.group(1).strip(), None
     refs = []
-    for piece in flat.split(";"):
+    pieces = flat.split(";")
+    # "tests/a.py::test_x, tests/b.py::test_y": two test ids, not one with an argument
+    pieces = [part for piece in pieces for part in (piece.split(",") if _TEST_ID_LIST_RE.fullmatch(piece.strip()) else [piece])]
+    for piece in pieces:
         code = _CODE_RE.search(piece)
         ref = code.group(1).strip() if code else clean_pointer(piece)
         if ref:

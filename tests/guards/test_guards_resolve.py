@@ -148,3 +148,9 @@ def test_guards_list_command_exit_codes_both_ways(calc_repo):
     bad = cc_hooks("guards", "list", cwd=calc_repo)
     assert bad.returncode == 1
     assert "SYMPTOMS.md:" in bad.stdout and "UNRESOLVED" in bad.stdout and "test_nope" in bad.stdout
+
+
+def test_two_test_ids_separated_by_a_comma_are_two_guards():
+    assert split_references("tests/a.py::test_x, tests/b.py::test_y") == ("", ["tests/a.py::test_x", "tests/b.py::test_y"])
+    assert split_references("`tests/a.py::test_x`, `tests/b.py::test_y[1]`") == ("", ["tests/a.py::test_x", "tests/b.py::test_y[1]"])
+    assert split_references("python tools/check.py --a, --b") == ("", ["python tools/check.py --a, --b"])  # a command's arguments
