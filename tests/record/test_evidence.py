@@ -128,26 +128,36 @@ def _padding(root: Path, count: int = 12, start: int = 0) -> None:
         commit(root, f"Tidy module {n}", {f"lib/m{n}.py": f"VALUE_{n} = {n}\n"})
 
 
-def test_the_changelog_entry_a_fix_added_finds_it_when_its_subject_shares_nothing(tmp_path):
+def _bare(tmp_path: Path, files: dict[str, str]) -> Path:
     git(tmp_path, "init", "-q", "-b", "main")
     git(tmp_path, "config", "user.email", "t@example.com")
     git(tmp_path, "config", "user.name", "T")
-    commit(tmp_path, "init", {"cells.py": "def split(text):\n    return list(text)\n", "CHANGELOG.md": "# Changelog\n"})
-    _padding(tmp_path)
-    fix = commit(tmp_path, "Merge branch fix-grapheme-stuck",
-                 {"cells.py": "def split(text):\n    return [c for c in text if c]\n",
-                  "CHANGELOG.md": "# Changelog\n\n## Unreleased\n### Fixed\n- Fixed infinite loop when wrapping zero width characters\n"})
-    _padding(tmp_path, 3, start=20)
-    result = triage(tmp_path, ["rich hangs in an infinite loop wrapping a string of zero width characters"])
+    commit(tmp_path, "init", files)
+    return tmp_path
+
+
+def _first_lead(tmp_path, before: dict[str, str], subject: str, fixed: dict[str, str], report: str):
+    """The best lead triage finds for ``report`` in a history whose one fix is ``subject``, among padding."""
+    root = _bare(tmp_path, before)
+    _padding(root)
+    fix = commit(root, subject, fixed)
+    _padding(root, 3, start=20)
+    result = triage(root, [report])
     assert result.prior and result.prior[0].fixes[0].full_sha == fix
-    assert "changelog entry shares" in result.prior[0].matched_by
+    return result.prior[0]
+
+
+def test_the_changelog_entry_a_fix_added_finds_it_when_its_subject_shares_nothing(tmp_path):
+    lead = _first_lead(tmp_path, {"cells.py": "def split(text):\n    return list(text)\n", "CHANGELOG.md": "# Changelog\n"},
+                       "Merge branch fix-grapheme-stuck",
+                       {"cells.py": "def split(text):\n    return [c for c in text if c]\n",
+                        "CHANGELOG.md": "# Changelog\n\n## Unreleased\n### Fixed\n- Fixed infinite loop when wrapping zero width characters\n"},
+                       "rich hangs in an infinite loop wrapping a string of zero width characters")
+    assert "changelog entry shares" in lead.matched_by
 
 
 def test_a_release_note_points_at_the_commit_its_number_names(tmp_path):
-    git(tmp_path, "init", "-q", "-b", "main")
-    git(tmp_path, "config", "user.email", "t@example.com")
-    git(tmp_path, "config", "user.name", "T")
-    commit(tmp_path, "init", {"cache.py": "def load(entry):\n    return entry.read()\n", "docs/news.rst": "News\n====\n"})
+    _bare(tmp_path, {"cache.py": "def load(entry):\n    return entry.read()\n", "docs/news.rst": "News\n====\n"})
     _padding(tmp_path)
     fix = commit(tmp_path, "Treat broken records as misses (#7805)",
                  {"cache.py": "def load(entry):\n    try:\n        return entry.read()\n    except Exception:\n        return None\n"})
@@ -165,10 +175,7 @@ def test_a_release_note_points_at_the_commit_its_number_names(tmp_path):
 def test_a_release_that_adds_many_entries_is_credited_none_of_them(tmp_path):
     from cc_hooks.record import history_index
 
-    git(tmp_path, "init", "-q", "-b", "main")
-    git(tmp_path, "config", "user.email", "t@example.com")
-    git(tmp_path, "config", "user.name", "T")
-    commit(tmp_path, "init", {"CHANGES.rst": "Changes\n=======\n"})
+    _bare(tmp_path, {"CHANGES.rst": "Changes\n=======\n"})
     entries = "".join(f"-   Entry about widget{n} frobnication\n    continued on a second line.\n" for n in range(5))
     commit(tmp_path, "Release 3.0", {"CHANGES.rst": f"Changes\n=======\n\nVersion 3.0\n-----------\n\n{entries}"})
     one = commit(tmp_path, "Small fix", {"a.py": "x = 1\n", "CHANGES.rst": f"Changes\n=======\n\nVersion 3.0\n-----------\n\n{entries}"
@@ -178,33 +185,18 @@ def test_a_release_that_adds_many_entries_is_credited_none_of_them(tmp_path):
     assert index.noted("gizmo") == {index.position(one)}
 
 
-def _bare(tmp_path: Path, files: dict[str, str]) -> Path:
-    git(tmp_path, "init", "-q", "-b", "main")
-    git(tmp_path, "config", "user.email", "t@example.com")
-    git(tmp_path, "config", "user.name", "T")
-    commit(tmp_path, "init", files)
-    return tmp_path
-
-
 def test_the_regression_test_a_fix_added_is_named_after_what_broke(tmp_path):
-    root = _bare(tmp_path, {"tb.py": "def walk(exc):\n    return [exc, *walk(exc.__cause__)]\n", "tests/test_tb.py": "def test_walk():\n    pass\n"})
-    _padding(root)
-    fix = commit(root, "Guard the walk", {"tb.py": "def walk(exc, seen=()):\n    return [] if exc in seen else [exc]\n",
-                                          "tests/test_tb.py": "def test_walk():\n    pass\n\n\ndef test_cyclic_exception_chain():\n    pass\n"})
-    _padding(root, 3, start=20)
-    result = triage(root, ["rendering hangs when an exception chain is cyclic"])
-    assert result.prior and result.prior[0].fixes[0].full_sha == fix
-    assert "its new tests' names share" in result.prior[0].matched_by
+    lead = _first_lead(tmp_path, {"tb.py": "def walk(exc):\n    return [exc, *walk(exc.__cause__)]\n", "tests/test_tb.py": "def test_walk():\n    pass\n"},
+                       "Guard the walk", {"tb.py": "def walk(exc, seen=()):\n    return [] if exc in seen else [exc]\n",
+                                          "tests/test_tb.py": "def test_walk():\n    pass\n\n\ndef test_cyclic_exception_chain():\n    pass\n"},
+                       "rendering hangs when an exception chain is cyclic")
+    assert "its new tests' names share" in lead.matched_by
 
 
 def test_a_report_naming_an_error_matches_the_fix_naming_what_failed(tmp_path):
-    root = _bare(tmp_path, {"tb.py": "def walk(exc):\n    return [exc]\n"})
-    _padding(root)
-    fix = commit(root, "Stop the traceback recursion", {"tb.py": "def walk(exc):\n    return []\n"})
-    _padding(root, 3, start=20)
-    result = triage(root, ["the traceback renderer dies with RecursionError"])
-    assert result.prior and result.prior[0].fixes[0].full_sha == fix
-    assert "recursion" in result.prior[0].matched_by
+    lead = _first_lead(tmp_path, {"tb.py": "def walk(exc):\n    return [exc]\n"}, "Stop the traceback recursion",
+                       {"tb.py": "def walk(exc):\n    return []\n"}, "the traceback renderer dies with RecursionError")
+    assert "recursion" in lead.matched_by
 
 
 def test_a_refactor_whose_code_was_removed_since_is_no_regression(tmp_path):
