@@ -187,9 +187,7 @@ def rank(root, phrasings: list[str], index, timeout: float = 30.0, limit: int = 
     query.named_weights = {i: 4 * max(0.1, 1 - math.log(max(len(at), 1)) / scale) for i, at in named.items()}
     issues = {n: set(index.postings("names", f"#{n}")) for n in query.issues}
     positions = set(found) | set().union(*named.values(), *issues.values())
-    from cc_hooks.record.history_index import FIX_MARK
-
-    fix_noted = index.noted(FIX_MARK)
+    fix_noted = index.fix_noted()
     positions |= {p for p in (index.position(sha) for sha in (*by_diff, *near)) if p is not None}
     scored: dict[str, Candidate] = {}
     for position in positions:

@@ -77,6 +77,10 @@ class HistoryIndex:
             positions.update(self.postings("names", item) if item.startswith("#") else (int(item),))
         return positions
 
+    def fix_noted(self) -> set[int]:
+        """Positions of the commits a changelog entry saying it fixed something is credited to."""
+        return self.noted(FIX_MARK)
+
     def naming(self, identifier: str) -> set[int]:
         """Positions of the commits whose message names ``identifier`` (as part of a token, any case)."""
         wanted = identifier.lower()
