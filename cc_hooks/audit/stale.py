@@ -239,15 +239,15 @@ _READER_RE = re.compile(
     re.IGNORECASE,
 )
 # "for example, use the ``2.4`` branch", "e.g. ``release-1.0``": an example, not this repository's
-_EXAMPLE_RE = re.compile(r"(?:\bfor\s+(?:example|instance)|\be\.\s?g\.|\bsuch\s+as)[^.;]*$", re.IGNORECASE)
+_EXAMPLE_WORDS = r"\bfor\s+(?:example|instance)|\be\.\s?g\.|\bsuch\s+as"
+_EXAMPLE_RE = re.compile(rf"(?:{_EXAMPLE_WORDS})[^.;]*$", re.IGNORECASE)
 # "When the HTML is merged into `main`, the dashboard updates": a condition (often in another repository), not a state
 _CONDITION_RE = re.compile(r"^\W*(?:\d+[.)]\s+)?(?:when|whenever|once|if|after|until|before)\b[^,;.]*$", re.IGNORECASE)
 # "usually in ``setup.py``", "can replace the need for ``setup.py``", "instead of ``setup.cfg``": a file
 # in general, or one the sentence says is not needed, not a pointer to this repository's file
 # (a bare file name only: "Scripts such as ``tools/old.py``" still points at this repository's file)
-_GENERAL_FILE_RE = re.compile(
-    r"\b(?:usually|typically|normally|generally|commonly|often|for\s+(?:example|instance)|e\.\s?g\.|such\s+as)\b(?:[^.;]|\.(?!\s))*$",
-    re.IGNORECASE)
+_GENERAL_FILE_RE = re.compile(rf"(?:\b(?:usually|typically|normally|generally|commonly|often)|{_EXAMPLE_WORDS})\b(?:[^.;]|\.(?!\s))*$",
+                              re.IGNORECASE)  # (a file name's dot ends no sentence)
 _NOT_NEEDED_RE = re.compile(
     r"\b(?:need\s+for|instead\s+of|rather\s+than|in\s+place\s+of|without(?:\s+(?:a|an|the|any))?)\s+"
     r"(?:[`'\"*]*[\w./-]+[`'\"*]*(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+))*[`'\"*]*$", re.IGNORECASE)

@@ -242,13 +242,10 @@ def _word_hits(index, query: Query) -> dict[int, tuple[set[str], set[str], set[s
     in the changelog entries credited to it and in the names of the tests it added (``history_index``)."""
     found: dict[int, tuple[set[str], set[str], set[str], set[str]]] = {}
     for word in query.words:
-        for kind, slot in (("subject", 0), ("body", 1)):
-            for position in index.postings(kind, word):
+        places = (index.postings("subject", word), index.postings("body", word), index.noted(word), index.postings("tests", word))
+        for slot, positions in enumerate(places):
+            for position in positions:
                 found.setdefault(position, (set(), set(), set(), set()))[slot].add(word)
-        for position in index.noted(word):
-            found.setdefault(position, (set(), set(), set(), set()))[2].add(word)
-        for position in index.postings("tests", word):
-            found.setdefault(position, (set(), set(), set(), set()))[3].add(word)
     return found
 
 

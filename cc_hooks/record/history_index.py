@@ -140,8 +140,8 @@ def extend(previous: Optional[dict], commits: list[tuple]) -> dict:
 
 
 def _read(root, revs: list, timeout: float) -> list[tuple]:
-    """(sha, date, parents, symptoms, message, changelog entries) of ``revs``' commits, oldest first
-    (one ``git log``, and one ``git log -p`` of the changelogs)."""
+    """(sha, date, parents, symptoms, message, changelog entries, new tests) of ``revs``' commits, oldest
+    first (one ``git log``, one ``ls-tree`` of HEAD, one ``git log -p`` of the changelogs and one of the tests)."""
     from cc_hooks.git import run_git
 
     out = run_git(root, "log", f"--format={_FORMAT}", *revs, "--", timeout=timeout, check=revs != ["HEAD"])  # unborn: none
@@ -185,35 +185,28 @@ def _places(root, head: str, timeout: float) -> tuple[list[str], list[str]]:
     return [f":(literal){p}" for p in sorted(changelogs)[:MAX_PATHSPECS]], [f":(literal){p}" for p in sorted(tests)[:MAX_PATHSPECS]]
 
 
-def _changelog_entries(root, revs: list, paths: list[str], timeout: float) -> dict[str, list[tuple[str, list[str], bool]]]:
-    """sha -> the changelog entries it added: (text, issue or PR numbers, a fix?), from one ``git log -p``
-    of the changelog files alone (merges show no diff: their branch's commits added the lines)."""
+def _patches(root, revs: list, paths: list[str], timeout: float):
+    """(sha, patch) of every commit of ``revs`` that changed ``paths``: one ``git log -p -U0`` (merges
+    show no diff: their branch's commits added the lines)."""
     from cc_hooks.git import run_git
 
     out = run_git(root, "log", "--format=%x1e%H", "-p", "-U0", "--no-color", "--no-ext-diff", "--no-textconv", "--no-renames",
                   *revs, "--", *paths, timeout=timeout, check=False)
-    found: dict[str, list[tuple[str, list[str]]]] = {}
     for record in out.split(_REC)[1:]:
         sha, _, patch = record.partition("\n")
-        entries = _entries(patch)
-        if entries:
-            found[sha.strip()] = entries
-    return found
+        yield sha.strip(), patch
+
+
+def _changelog_entries(root, revs: list, paths: list[str], timeout: float) -> dict[str, list[tuple[str, list[str], bool]]]:
+    """sha -> the changelog entries it added: (text, issue or PR numbers, a fix?)."""
+    found = {sha: _entries(patch) for sha, patch in _patches(root, revs, paths, timeout)}
+    return {sha: entries for sha, entries in found.items() if entries}
 
 
 def _new_tests(root, revs: list, paths: list[str], timeout: float) -> dict[str, list[str]]:
-    """sha -> the names of the test functions it added, less their ``test`` (one ``git log -p`` of the test files)."""
-    from cc_hooks.git import run_git
-
-    out = run_git(root, "log", "--format=%x1e%H", "-p", "-U0", "--no-color", "--no-ext-diff", "--no-textconv", "--no-renames",
-                  *revs, "--", *paths, timeout=timeout, check=False)
-    found: dict[str, list[str]] = {}
-    for record in out.split(_REC)[1:]:
-        sha, _, patch = record.partition("\n")
-        names = list(dict.fromkeys(_TEST_DEF_RE.findall(patch)))
-        if names:
-            found[sha.strip()] = names
-    return found
+    """sha -> the names of the test functions it added, less their ``test``."""
+    found = {sha: list(dict.fromkeys(_TEST_DEF_RE.findall(patch))) for sha, patch in _patches(root, revs, paths, timeout)}
+    return {sha: names for sha, names in found.items() if names}
 
 
 def _entries(patch: str) -> list[tuple[str, list[str], bool]]:
