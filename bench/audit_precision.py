@@ -41,6 +41,16 @@ def source_of(project: str, roots: list[Path]):
     return None
 
 
+def _clone(source: Path, clone: Path) -> None:
+    """Clone ``source``; a snapshot missing some large blobs gets every file it has checked out."""
+    if subprocess.run(["git", "clone", "-q", str(source), str(clone)], capture_output=True).returncode == 0:
+        return
+    subprocess.run(["rm", "-rf", str(clone)], check=True)
+    subprocess.run(["git", "clone", "-q", "-n", str(source), str(clone)], check=True)
+    subprocess.run(["git", "-C", str(clone), "read-tree", "HEAD"], check=True)
+    subprocess.run(["git", "-C", str(clone), "checkout-index", "-a", "-f"], capture_output=True)
+
+
 def mined(source: Path) -> list[tuple[str, str, list[str], str]]:
     """(kind, where, copies, text) of every oddity and stale question the audit asks on a scratch clone."""
     from cc_hooks.audit import run_audit
@@ -48,7 +58,7 @@ def mined(source: Path) -> list[tuple[str, str, list[str], str]]:
 
     with tempfile.TemporaryDirectory(prefix="audit-precision-") as scratch:
         clone = Path(scratch) / "clone"
-        subprocess.run(["git", "clone", "-q", str(source), str(clone)], check=True)
+        _clone(source, clone)
         # A user's clone has its origin's branches: carry the source's remote-tracking refs over.
         subprocess.run(["git", "-C", str(clone), "fetch", "-q", str(source), "+refs/remotes/origin/*:refs/remotes/origin/*"],
                        check=False, capture_output=True)
