@@ -260,8 +260,22 @@ def test_the_projects_own_ledger_parses_cleanly(tmp_path):
     if not own.is_file():
         pytest.skip("the project's SYMPTOMS.md is not present")
     ledger = parse_symptoms(own.read_text(encoding="utf-8"))
-    assert ledger.entries and ledger.findings == []
-    assert all(c.shas for e in ledger.entries for c in e.causes)
+    pending = _recorded_by_the_newest_commit(own, ledger)
+    assert ledger.entries and [f for f in ledger.findings if not (f.entry in pending and f.rule in _UNTIL_ITS_SHA)] == []
+    assert all(c.shas for e in ledger.entries for c in e.causes if e.slug not in pending)
+
+
+# A fix commit's entry says "fixed in this commit"; the record-keeping commit after it names the sha.
+_UNTIL_ITS_SHA = {"cause-no-fixed-in", "cause-fix-no-sha"}
+
+
+def _recorded_by_the_newest_commit(own: Path, ledger) -> set:
+    """Slugs of the entries the ledger has and its version before HEAD's commit had not (none without git)."""
+    proc = subprocess.run(["git", "-C", str(own.parent), "show", "HEAD~1:SYMPTOMS.md"], capture_output=True, text=True)
+    if proc.returncode != 0:
+        return set()
+    before = {e.slug for e in parse_symptoms(proc.stdout).entries}
+    return {e.slug for e in ledger.entries if e.slug not in before}
 
 
 def test_the_record_gaps_section_is_not_an_entry():
