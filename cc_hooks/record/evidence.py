@@ -13,12 +13,15 @@ every commit is scored by what links it to the symptom's words:
 - the symptom's words in the subject and body, weighted by how rare each word is in
   this history (a word every commit uses says nothing);
 - the commit changed code: a merge, a release or changelog-only commit loses to the
-  commit whose diff is the fix.
+  commit whose diff is the fix;
+- among the best, the symptom's words in the lines a commit changed (its test feeds the input the
+  user reported), less for a large diff.
 
 Git processes: the history is the caller's index (``cc_hooks.record.history_index``, remembered);
 then one ``git log -G`` for the identifiers (and one ``diff-tree -U0`` of its hits to tell them
-apart), one ``git grep`` and one ``git log`` for the files defining them, and one
-``diff-tree --stdin`` for the files of the best candidates.
+apart), one ``git grep`` and one ``git log`` for the files defining them, one
+``diff-tree --stdin`` for the files of the best candidates, and one ``diff-tree -p`` for the lines
+the best ``DIFF_CANDIDATES`` changed.
 """
 
 from __future__ import annotations
@@ -70,13 +73,17 @@ _DOCS_SUBJECT_RE = re.compile(r"^(docs?|chore|ci|style|test)(\(.*?\))?!?:", re.I
 _NOT_CODE = [f":(exclude,glob,icase){g}" for g in ("**/*.md", "**/*.rst", "**/*.txt", "**/*.adoc", "**/CHANGES*", "**/HISTORY*",
                                                    "**/NEWS*", "**/CHANGELOG*", "docs/**", "doc/**")]
 CANDIDATES = 5  # shown
+DIFF_CANDIDATES = 20  # the best candidates whose changed lines are read
+DIFF_WEIGHT = 10.0  # what a small diff holding all of a phrasing's rarest words adds
+MAX_DIFF_LINES = 2000  # of one candidate's changed lines, the words of the first are read
 STRONG = 10.0  # a candidate this strong is a prior cause; below it, a mention
 
 
 def _stem(word: str) -> str:
-    """delete, deletes, deleted, deleting -> delet: crude, but the same for the symptom and the commits."""
+    """delete, deletes, deleted, deleting -> delet; eggs -> egg (not status, axis): crude, but the same
+    for the symptom and the commits."""
     for suffix in ("ing", "ed", "es", "s"):
-        if len(word) > len(suffix) + 3 and word.endswith(suffix) and not word.endswith("ss"):
+        if len(word) > len(suffix) + (2 if suffix == "s" else 3) and word.endswith(suffix) and not word.endswith(("ss", "us", "is")):
             word = word[: -len(suffix)]
             if suffix in ("ing", "ed") and len(word) > 3 and word[-1] == word[-2] and word[-1] not in "aeiouls":
                 word = word[:-1]  # wrapped -> wrap
@@ -209,6 +216,8 @@ def rank(root, phrasings: list[str], index, timeout: float = 30.0, limit: int = 
     best = sorted(scored.values(), key=lambda c: -c.score)[:60]
     _score_files(root, best, query, timeout, set(record_files))
     best.sort(key=lambda c: (-c.score, c.date))
+    _score_diffs(root, best[:DIFF_CANDIDATES], query, idf, timeout)
+    best.sort(key=lambda c: (-c.score, c.date))
     return best[:limit]
 
 
@@ -257,6 +266,13 @@ def _idf(words: set[str], found: dict, count: int) -> dict[str, float]:
     return {w: math.log((max(count, 1) + 1) / (n + 0.5)) for w, n in df.items()}
 
 
+def _whole(words: set[str], idf: dict) -> float:
+    """What all of a phrasing is worth: a long report holds more words than any subject, so its
+    rarest half (at least four words) is the whole."""
+    rarities = sorted((idf[w] for w in words), reverse=True)
+    return sum(rarities[: max(4, (len(rarities) + 1) // 2)]) or 1.0
+
+
 def _share(words: set[str], subject_words: set[str], body_words: set[str], noted_words: set[str], test_words: set[str],
            idf: dict) -> tuple[float, set[str], set[str], set[str], set[str]]:
     """How much of one phrasing's rarity the commit's subject holds, or a changelog entry credited to
@@ -264,9 +280,7 @@ def _share(words: set[str], subject_words: set[str], body_words: set[str], noted
     describes the symptom its subject does not, and its regression test is named after it."""
     in_subject, in_body = words & subject_words, (words & body_words) - subject_words
     in_noted, in_tests = words & noted_words, words & test_words
-    # A long report holds more words than any subject: its rarest half (at least four) is the whole.
-    rarities = sorted((idf[w] for w in words), reverse=True)
-    total = sum(rarities[: max(4, (len(rarities) + 1) // 2)]) or 1.0
+    total = _whole(words, idf)
     subject_share = sum(idf[w] for w in in_subject) / total
     noted_share = sum(idf[w] for w in in_noted) / total
     tests_share = sum(idf[w] for w in in_tests) / total
@@ -464,3 +478,34 @@ def _score_files(root, candidates: list[Candidate], query: Query, timeout: float
         if all(_DOC_RE.search(f) for f in candidate.files):
             candidate.score -= 15
             candidate.reasons.append("changes only docs/changelog")
+
+
+
+def _score_diffs(root, candidates: list[Candidate], query: Query, idf: dict, timeout: float) -> None:
+    """The lines each of the best candidates added or removed (one ``diff-tree --stdin -U0``, code
+    and tests, not docs): a fix's test feeds the input the user reported (``.egg``, ``%25``) and its
+    code names what broke, words its subject may lack. The share of a phrasing's rarity they hold
+    counts, less for a large diff: a feature's diff holds every word of its area."""
+    from cc_hooks.git import run_git_bytes
+
+    if not candidates:
+        return
+    proc = run_git_bytes(root, "diff-tree", "--stdin", "-p", "-U0", "--no-color", "--no-ext-diff", "--no-textconv", "--no-renames",
+                         "--root", "-m", "--first-parent", "--format=%x1e%H", "--", ".", *_NOT_CODE,
+                         input="\n".join(c.sha for c in candidates).encode() + b"\n", timeout=timeout)
+    changed: dict[str, list[str]] = {}
+    for record in proc.stdout.decode("utf-8", "replace").split("\x1e")[1:]:
+        sha, _, patch = record.partition("\n")
+        changed.setdefault(sha.strip(), []).extend(
+            line[1:] for line in patch.split("\n") if line[:1] in "+-" and not line.startswith(("+++ ", "--- ")))
+    for candidate in candidates:
+        lines = changed.get(candidate.sha)
+        if not lines:
+            continue
+        words = words_of("\n".join(lines[:MAX_DIFF_LINES]))
+        share, shared = max(((sum(idf[w] for w in phrasing & words) / _whole(phrasing, idf), phrasing & words)
+                             for phrasing in query.phrasings), key=lambda found: found[0], default=(0.0, set()))
+        gain = DIFF_WEIGHT * min(1.0, share) / (1 + math.log(1 + len(lines) / 50))
+        if gain >= 1:
+            candidate.score += gain
+            candidate.reasons.append("its changed lines share " + " ".join(sorted(shared, key=lambda w: -idf[w])[:4]))

@@ -224,3 +224,31 @@ def test_a_lead_with_no_line_to_compare_raises_no_regression_alarm(tmp_path):
     top = result.prior[0]
     assert top.fixes[0].full_sha == lead and top.fixes[0].status == "empty"
     assert result.verdict != KNOWN
+
+
+def test_the_input_a_fix_tested_finds_it_when_its_subject_does_not(tmp_path: Path):
+    """The fix's subject says what it changed ("Skip legacy archives"); its diff holds what the user
+    saw (``.egg``). A feature commit sharing as many of the report's words loses to it."""
+    git(tmp_path, "init", "-q", "-b", "main")
+    git(tmp_path, "config", "user.email", "t@example.com")
+    git(tmp_path, "config", "user.name", "T")
+    commit(tmp_path, "init", {"README.md": "pkgs\n"})
+    feature = commit(tmp_path, "Generate hashes for every archive",
+                     {"hashing.py": "def hashes(files):\n    return [digest(f) for f in files]\n"})
+    for n in range(12):
+        commit(tmp_path, f"Tune the resolver step {n}", {f"resolver/r{n}.py": f"STEP = {n}\n"})
+    fix = commit(tmp_path, "Skip legacy archives when hashing",
+                 {"hashing.py": "def hashes(files):\n    return [digest(f) for f in files if not f.endswith('.egg')]\n",
+                  "tests/test_hashing.py": "def test_legacy():\n    assert hashes(['a.whl', 'b.egg']) == [digest('a.whl')]\n"})
+    result = triage(tmp_path, ["the hashes include .egg archives"])
+    ranked = [c.fixes[0].full_sha for c in result.prior] + [m["sha"] for m in result.mentions]
+    assert ranked[0] == fix, ranked
+    assert "its changed lines share egg" in result.prior[0].matched_by
+    assert ranked.index(feature) > 0
+
+
+def test_short_plurals_are_stemmed_and_latin_endings_are_not():
+    from cc_hooks.record.evidence import words_of
+
+    assert words_of("eggs bugs keys") == words_of("egg bug key")
+    assert words_of("status axis") == {"status", "axis"}
