@@ -17,7 +17,12 @@ A directory is a dependency tree when
 - it is a vendoring directory (``vendor``, ``_vendor``, ``vendored``, ``third_party``, ...) holding a
   vendor manifest (``vendor.txt``, ``vendor.json``: the list of the projects copied in, as pip's
   ``src/pip/_vendor/vendor.txt``). Its code is upstream's, changed only by re-vendoring: a
-  "workaround" comment in it is no question for this project's maintainers.
+  "workaround" comment in it is no question for this project's maintainers. A vendoring directory
+  holding the ``*.dist-info`` of what it copied in (setuptools' ``_vendor``) has its manifest too;
+- it holds a license file of its own (``LICENSE``, ``COPYING``) and no project manifest
+  (``pyproject.toml``, ``setup.py``, ``package.json``, ``Cargo.toml``, ``go.mod``): a library copied in
+  with its license (PyInstaller's ``bootloader/zlib``). A workspace member has its manifest beside its
+  license, and is the project's own.
 
 Cargo's and Maven's ``target/`` are build output, not dependency trees; ignore them in
 ``.gitignore`` as usual.
@@ -37,6 +42,8 @@ VENV_PREFIX = ".venv"
 ENV_MARKERS = ("pyvenv.cfg", "conda-meta")
 VENDOR_MARKERS = ("modules.txt", "autoload.php", "vendor.txt", "vendor.json")
 VENDOR_NAMES = frozenset({"vendor", "_vendor", "vendored", "_vendored", "third_party", "thirdparty", "3rdparty"})
+LICENSE_FILES = ("LICENSE", "LICENSE.txt", "LICENSE.md", "LICENSE.rst", "LICENCE", "LICENCE.txt", "COPYING", "COPYING.txt")
+PROJECT_MANIFESTS = ("pyproject.toml", "setup.py", "setup.cfg", "package.json", "Cargo.toml", "go.mod", "pom.xml", "build.gradle")
 
 
 def named_dependency_dir(name: str) -> bool:
@@ -55,10 +62,22 @@ class DependencyTrees:
     def __init__(self, root: str | os.PathLike, listed: Iterable[str] = ()):
         self.root = Path(root)
         self._known: dict[str, bool] = {}
+        licensed, manifested = set(), set()
         for path in listed:
             directory, _, name = path.rpartition("/")
-            if directory and (name in ENV_MARKERS or (name in VENDOR_MARKERS and directory.rsplit("/", 1)[-1] in VENDOR_NAMES)):
+            if not directory:
+                continue
+            if name in ENV_MARKERS or (name in VENDOR_MARKERS and directory.rsplit("/", 1)[-1] in VENDOR_NAMES):
                 self._known[directory] = True
+            elif name in LICENSE_FILES:
+                licensed.add(directory)
+            elif name in PROJECT_MANIFESTS:
+                manifested.add(directory)
+            parent, _, folder = directory.rpartition("/")
+            if parent and folder.endswith(".dist-info") and parent.rsplit("/", 1)[-1] in VENDOR_NAMES:
+                self._known[parent] = True
+        for directory in licensed - manifested:
+            self._known[directory] = self._copied_in(directory)
 
     def contains(self, rel: str) -> bool:
         return self.tree_of(rel) is not None
@@ -87,7 +106,24 @@ class DependencyTrees:
     def _marked(self, directory: str, name: str) -> bool:
         base = self.root / directory
         markers = ENV_MARKERS + (VENDOR_MARKERS if name in VENDOR_NAMES else ())
-        return any(os.path.lexists(base / marker) for marker in markers)
+        if any(os.path.lexists(base / marker) for marker in markers):
+            return True
+        return (any(os.path.lexists(base / n) for n in LICENSE_FILES) and not any(os.path.lexists(base / n) for n in PROJECT_MANIFESTS)
+                and self._copied_in(directory))
+
+    def _copied_in(self, directory: str) -> bool:
+        """Whether the license file of ``directory`` is another one than the project's (a package
+        shipping a copy of the project's own license is the project's)."""
+        own = {self._read(self.root / n) for n in LICENSE_FILES} - {None}
+        theirs = {self._read(self.root / directory / n) for n in LICENSE_FILES} - {None}
+        return bool(theirs) and not theirs & own
+
+    @staticmethod
+    def _read(path: Path) -> Optional[bytes]:
+        try:
+            return path.read_bytes()[:65536] if path.is_file() and not path.is_symlink() else None
+        except OSError:
+            return None
 
 
 def sweepable(root: str | os.PathLike, paths: Iterable[str], listed: Iterable[str] = ()) -> list[str]:

@@ -174,3 +174,29 @@ def test_a_vendoring_folder_with_a_vendor_manifest_is_a_dependency_tree(tmp_path
     assert trees.contains("src/pkg/_vendor/six.py") and not trees.contains("third_party/mine.py")
     listed = ["lib/vendored/vendor.json", "lib/vendored/x.md", "lib/x.md"]
     assert sweepable(tmp_path, listed, listed=listed) == ["lib/x.md"]
+
+
+def test_a_vendoring_folder_with_the_dist_info_of_what_it_copied_is_a_dependency_tree(tmp_path):
+    """Issue 20 (setuptools): ``setuptools/_vendor`` lists no ``vendor.txt``, only ``*.dist-info``."""
+    listed = ["setuptools/_vendor/jaraco.text-4.0.0.dist-info/METADATA", "setuptools/_vendor/jaraco/text/__init__.py",
+              "setuptools/dist.py", "pkg/vendor/x.py"]
+    trees = DependencyTrees(tmp_path, listed)
+    assert trees.contains("setuptools/_vendor/jaraco/text/__init__.py")
+    assert not trees.contains("setuptools/dist.py") and not trees.contains("pkg/vendor/x.py")
+
+
+def test_a_folder_with_its_own_license_and_no_manifest_is_a_copied_in_library(tmp_path):
+    """Issue 20 (PyInstaller): ``bootloader/zlib`` carries zlib's LICENSE; a workspace member with its
+    manifest, or a package shipping the project's own license, is the project's code."""
+    (tmp_path / "LICENSE").write_text("MIT, the project\n")
+    for folder, files in {"bootloader/zlib": {"LICENSE": "zlib license\n", "inflate.c": ""},
+                          "packages/member": {"LICENSE": "Apache\n", "pyproject.toml": "[project]\n"},
+                          "src/pkg": {"LICENSE": "MIT, the project\n", "core.py": ""}}.items():
+        (tmp_path / folder).mkdir(parents=True)
+        for name, text in files.items():
+            (tmp_path / folder / name).write_text(text)
+    listed = ["LICENSE", "bootloader/zlib/LICENSE", "bootloader/zlib/inflate.c", "packages/member/LICENSE",
+              "packages/member/pyproject.toml", "src/pkg/LICENSE", "src/pkg/core.py"]
+    for trees in (DependencyTrees(tmp_path, listed), DependencyTrees(tmp_path)):
+        assert trees.contains("bootloader/zlib/inflate.c")
+        assert not trees.contains("packages/member/x.py") and not trees.contains("src/pkg/core.py")

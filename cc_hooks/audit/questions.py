@@ -227,7 +227,7 @@ def scan_oddities(view: Path, timeout: float = 30.0, limit: int = MAX_ODDITIES) 
             if oddity is None or _same_comment_block(found, oddity, lines):
                 continue
             keys = _copy_keys(oddity, lines)
-            original = next((copies[key] for key in keys if key in copies), oddity)
+            original = next((copies[key] for key in keys if key in copies), None) or _applied(found, oddity) or oddity
             for key in keys:
                 copies.setdefault(key, original)
             if original is not oddity:
@@ -240,6 +240,16 @@ def scan_oddities(view: Path, timeout: float = 30.0, limit: int = MAX_ODDITIES) 
         if len(found) >= MAX_SCANNED:
             break
     return sorted(found, key=_priority)[:limit]
+
+
+def _applied(found: list[Oddity], oddity: Oddity) -> Optional[Oddity]:
+    """The marker a few lines above in the same file whose workaround ``oddity`` says it applies
+    ("# Apply the work-around, if necessary..." under the comment that explains it): one question."""
+    before = found[-1] if found else None
+    if before is None or before.path != oddity.path or before.what != oddity.what or oddity.line - before.line > NEARBY:
+        return None
+    marker = _COMMENT_MARKER_RE.search(oddity.text)
+    return before if marker is not None and _APPLIED_RE.search(marker.group("before")) else None
 
 
 def _copy_keys(oddity: Oddity, lines: list[str]) -> list[tuple]:
@@ -481,8 +491,9 @@ def _oddity(rel: str, number: int, line: str, lines: list[str], test: bool, regi
         after = marker.group("after").strip()
         # "workaround: the server drops ..." / "workaround for the docs 'more than one target' problem": the problem, named
         named = bool(re.match(r"(?::|\s*-+|\s*for\b)\s*\S", after)) and _word_count(after) >= 5
-        if _USERS_WORKAROUND_RE.search(block) or _OTHERS_WORKAROUND_RE.search(block) or _ELSEWHERE_RE.match(f"{after} {_comment_after(lines, number)}"):
-            return None  # what users or another library do, or a pointer to the oddity's own place: prose, not an oddity here
+        if (_USERS_WORKAROUND_RE.search(block) or _OTHERS_WORKAROUND_RE.search(block) or _ELSEWHERE_RE.match(f"{after} {_comment_after(lines, number)}")
+                or _DECLINED_RE.search(marker.group("before"))):
+            return None  # what users or another library do, a pointer to the oddity's own place, a workaround declined: not an oddity here
         if _CHECKER_RE.search(block) and marker.group("marker").lower().startswith(("work", "hack")):
             return None  # a cast or annotation that quiets a type checker: no behaviour to ask about
         if marker.group("marker").lower().startswith(("do", "don")) and _narrates(marker, lines, number):
@@ -557,7 +568,14 @@ def _narrates(marker: "re.Match[str]", lines: list[str], number: int) -> bool:
 
 
 # "we include a hack in `process_block`. See the comments there.": the oddity is in that other place
-_ELSEWHERE_RE = re.compile(r"^\s*(?:in|at|inside)\s+(?:`[^`]+`|\w+(?:\.\w+)*\(\))", re.IGNORECASE)
+# "our fake PyTrace_RETURN hack in tracer.c works": the oddity is in that file
+_ELSEWHERE_RE = re.compile(r"^\s*(?:in|at|inside)\s+(?:`[^`]+`|\w+(?:\.\w+)*\(\)|[\w/.-]+\.(?:c|h|cc|cpp|py|pyx|js|ts|go|rs|java|rb)\b)",
+                           re.IGNORECASE)
+# "instead of trying to work-around that, tell the user": a workaround the code does not have
+_DECLINED_RE = re.compile(r"\b(?:instead\s+of|rather\s+than|no\s+need\s+(?:for|to))(?:\s+\w+){0,2}\s*$", re.IGNORECASE)
+# "Apply the work-around, if necessary...": the workaround a marker above explained, applied again
+_APPLIED_RE = re.compile(r"\bappl(?:y|ies|ying)(?:\s+(?:the|this|that|our|same))?\s*$", re.IGNORECASE)
+NEARBY = 40  # lines: an applied workaround this far below its marker is that marker's
 # Words by which a sleep's comment names a bug it works around: still worth asking about, explained or not
 _WORKAROUND_WORDS_RE = re.compile(
     r"\b(?:bug|work-?around|hack|kludge|unfortunately|instead\s+of|issue|broken|race)\b|https?://|#\d+", re.IGNORECASE

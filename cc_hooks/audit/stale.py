@@ -14,11 +14,12 @@ from cc_hooks.audit.report import REPORT_NAME
 from cc_hooks.audit.result import FAIL, STALE, Graded, Question
 
 # Documents of the past: changelogs, release notes, what's-new pages, generated GitHub statistics,
-# design proposals. They name what was true then (files deleted since, commits of that time); HEAD
-# does not contradict them.
+# design proposals, a docs folder of deprecated or archived pages. They name what was true then
+# (files deleted since, commits of that time); HEAD does not contradict them.
 HISTORY_DOCS = re.compile(
     r"(?:^|/)(?:[\w.]+[-_])?(?:CHANGELOG|CHANGES|HISTORY|NEWS|RELEASE[-_ ]?NOTES?|whats-?new|github[-_]stats)[^/]*$|"
     r"(?:^|/)(?:changelogs?|changes|history|news|releases?|release[-_]?notes|whats-?new|proposals|peps|seps|neps|rfcs|adrs?)/|"
+    r"(?:^|/)docs?/(?:.+/)?(?:deprecated|archived?|legacy)/|"  # the archived pages of a removed feature (setuptools' distutils docs)
     r"(?:^|/)(?:[a-z]?ep|rfc|adr)[-_]?\d+[^/]*$",
     re.IGNORECASE,
 )
@@ -79,10 +80,17 @@ def stale_claims(view: View, config, deadline, max_docs: int = MAX_DOCS) -> list
     claims += _without_product_file_names(view.path, doc_claims, deadline.timeout())
     if claims:
         verify_claims(view.root, claims, config, deadline, state_date=state_date)
-    graded = []
+    graded, asked = [], {}
     for claim in claims:
         if claim.verdict != CONTRADICTED or (claim.source != declaration.locator and _foreign_revisions_only(claim)):
             continue
+        # a doc citing the same missing file again in one passage ("the apt packages of .travis.yml ...
+        # installed by .travis.yml") is one question; in another section of it, another
+        against = (claim.source, tuple(sorted(c.evidence for c in claim.checks if c.verdict == CONTRADICTED)))
+        first = asked.get(against)
+        if first is not None and 0 <= (claim.line or 0) - first <= SAME_PASSAGE:
+            continue
+        asked[against] = claim.line or 0
         question = Question(f"stale:{claim.location}", f"Is \"{claim.text}\" ({claim.location}) still true?", STALE,
                             claim.location)
         graded.append(Graded(question, FAIL, claim.location, f"HEAD contradicts it ({claim.evidence}): correct or delete it",
@@ -90,6 +98,7 @@ def stale_claims(view: View, config, deadline, max_docs: int = MAX_DOCS) -> list
     return graded
 
 
+SAME_PASSAGE = 10  # lines: a claim repeating one this close is the same question
 _POINT_IN_TIME = frozenset({"clean", "pushed", "staged"})
 _LINK_ITEM_RE = re.compile(r"^(?:\[[^\]]+\]\([^)]+\)|`[^`<]+<[^>]+>`_|:(?:doc|ref):`[^`]+`)")
 _PLACEHOLDER_RE = re.compile(r"(?:^|[-_/.])(?:[Xx]\.[Yy](?:\.[Zz])?|[Nn]\.[Nn](?:\.[Nn])?|X{3,}|<[^>]*>|\{[^}]*\})(?:$|[-_/.])")
@@ -135,7 +144,7 @@ _RST_CODE_DIRECTIVES = frozenset(
     "code code-block sourcecode literalinclude highlight ipython doctest testcode testoutput testsetup "
     "jupyter-execute program-output command-output math raw parsed-literal".split()
 )
-_RST_DIRECTIVE_RE = re.compile(r"^(\s*)\.\.\s+(?:([\w:-]+)::|\S)")  # ".. note::", ".. _label:", ".. a comment"
+_RST_DIRECTIVE_RE = re.compile(r"^(\s*)\.\.(?:\s+(?:([\w:-]+)::|\S)|\s*$)")  # ".. note::", ".. _label:", ".. a comment", ".." over one
 _RST_UNDERLINE_RE = re.compile(r"^([=\-~^\"'`#*+<>:._])\1{2,}\s*$")
 
 
@@ -287,6 +296,11 @@ def _doc_claim(claim, rel: str, deleted: set[str], before: str = "", pages: "Doc
         prefix = f"{before} {claim.text[: max(0, claim.text.find(address.value))]}"
         if (address.kind in (addr.BRANCH, addr.NAME) and (_EXAMPLE_RE.search(prefix) or _CONDITION_RE.search(prefix))) or _READERS_REF_RE.search(prefix):
             continue  # "for example, use the ``2.4`` branch", "when it is merged into `main`, ...", "your ``origin`` branch"
+        if address.kind in (addr.BRANCH, addr.NAME) and _REPO_URL_RE.search(sentence):
+            continue  # "maintained in https://github.com/pypa/distutils, and merged into ``setuptools``": that repository's
+        if address.kind in (addr.PATH, addr.NAME) and (_FRAGMENT_PATH_RE.search(address.value) or
+                                                       ("/" not in address.value and f":file:`{address.value}`" in claim.text)):
+            continue  # "``CHANGES/1284.bugfix.rst`` for a fix": a fragment's name, consumed at release; ":file:`Makefile`": a kind of file
         if address.kind in (addr.PATH, addr.NAME):
             value = address.value.rstrip("/")
             if not ({value, posixpath.join(base, value)} & deleted or any(d.startswith(value + "/") for d in deleted)):
@@ -304,6 +318,10 @@ def _doc_claim(claim, rel: str, deleted: set[str], before: str = "", pages: "Doc
     return True
 
 
+_REPO_URL_RE = re.compile(r"\bhttps?://(?:www\.)?(?:github\.com|gitlab\.com|bitbucket\.org|codeberg\.org)/[\w.-]+/[\w.-]+", re.IGNORECASE)
+# A towncrier news fragment (``CHANGES/1284.bugfix.rst``, ``changelog.d/+fix.md``): named after its issue, gone at release
+_FRAGMENT_PATH_RE = re.compile(r"(?:^|/)(?:changes|changelog\.d|changelog|newsfragments|news|changes\.d)/(?:\d+|\+[\w-]+)\.\w+(?:\.\w+)?$",
+                               re.IGNORECASE)
 _ROLE_TARGET_RE = re.compile(r"(?::[\w:]*doc:|\{doc\})`([^`]+)`")
 _PAGE_SUFFIXES = (".rst", ".md", ".txt", ".ipynb", ".rest", ".markdown")
 

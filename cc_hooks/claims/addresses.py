@@ -161,6 +161,8 @@ def _plain_addresses(text: str) -> list[tuple[int, Address]]:
                 not has_alpha and _DIGIT_SHA_CUE_RE.search(before)):
             found.append((match.start(), Address(SHA, token)))
     for match in _PLAIN_SHORT_SHA_RE.finditer(text):
+        if match.group(1).isdigit() and match.group(0)[:3].lower() == "rev":
+            continue  # "Subversion revision 1263": a revision number, not an abbreviated sha
         found.append((match.start(1), Address(SHA, match.group(1).lower())))
     for match in _ISSUE_RE.finditer(text):
         found.append((match.start(), Address(REF, "#" + match.group(1))))

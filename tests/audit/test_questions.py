@@ -440,3 +440,57 @@ def test_a_skip_saying_where_the_test_applies_is_no_disabled_test(project):
     project.commit("Add sync tests")
     found = {(o.path, o.line) for o in scan_oddities(project.root)}
     assert ("tests/test_sync.py", 7) in found and ("tests/test_sync.py", 3) not in found
+
+
+def test_a_workaround_applied_here_declined_or_in_another_file_is_not_asked_here(project):
+    """Issue 20 (PyInstaller, coverage.py): "Apply the work-around" below the comment explaining it is
+    that question's copy; "instead of trying to work-around that" declines one; "the hack in
+    tracer.c" lives there."""
+    project.write("src/bundle.py", "\n".join([
+        "def rename(path):",
+        "    # Work-around for codesign: dots in directory names are replaced, because codesign rejects them.",
+        "    return path.replace('.', '__dot__')",
+        "",
+        "",
+        "def walk(paths):",
+        "    for path in paths:",
+        "        # Apply the work-around, if necessary...",
+        "        if '.' in path:",
+        "            rename(path)",
+        "",
+        "",
+        "def check(version):",
+        "    # the importer gets confused; instead of trying to work-around that, tell the user to upgrade.",
+        "    if version == (60, 7, 0):",
+        "        raise SystemExit('upgrade')",
+        "",
+        "",
+        "def test_trace():",
+        "    # This test checks that our fake PyTrace_RETURN hack in tracer.c works.",
+        "    assert True",
+        "",
+    ]))
+    project.write("src/collect.py", "\n".join([
+        "def collect(binaries):",
+        "    # Apply work-around for binaries collected from the pywin32 package...",
+        "    return fix_pywin32(binaries)",
+        "",
+    ]))
+    project.commit("Add bundle")
+    found = {o.path: o for o in scan_oddities(project.root)}
+    assert [o.line for o in scan_oddities(project.root) if o.path == "src/bundle.py"] == [2]
+    assert found["src/bundle.py"].copies == ["src/bundle.py:8"]
+    # applied where nothing above explains it: the call site is the place to ask
+    assert found["src/collect.py"].line == 2
+
+
+def test_a_library_copied_in_with_its_license_is_not_asked_about(project):
+    """Issue 20 (PyInstaller's ``bootloader/zlib``, setuptools' ``_vendor``): upstream's comments."""
+    project.write("bootloader/zlib/LICENSE", "zlib license\n")
+    project.write("bootloader/zlib/inflate.c", "/* do not change: build code tables */\nint x;\n")
+    project.write("pkg/_vendor/six-1.16.0.dist-info/METADATA", "Name: six\n")
+    project.write("pkg/_vendor/six.py", "# HACK: py2 compat\nx = 1\n")
+    project.write("bootloader/src/main.c", "/* HACK: the loader cannot see argv here */\nint y;\n")
+    project.commit("Add the bootloader")
+    assert {o.path for o in scan_oddities(project.root)} >= {"bootloader/src/main.c"}
+    assert not {o.path for o in scan_oddities(project.root)} & {"bootloader/zlib/inflate.c", "pkg/_vendor/six.py"}

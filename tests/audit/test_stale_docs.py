@@ -212,3 +212,23 @@ def test_in_sync_with_names_a_branch_only_when_it_looks_like_one(project):
                   "The `feature` branch is in sync with `main`.\n")
     project.commit("Document sync")
     assert [s.question.source for s in by_kind(audit(project), STALE)] == ["docs/sync.md:5"]
+
+
+def test_archived_pages_fragments_file_kinds_other_repositories_and_repeats_are_no_new_questions(project):
+    """Issue 20 (setuptools, multidict, PyInstaller): a deprecated feature's archived pages, a news
+    fragment's example name, Sphinx's :file:`Makefile` (a kind of file), a branch of a repository
+    the sentence links to, a reST ``..`` comment, and a second mention of the same missing file in
+    one passage were stale FAILs; this repository's deleted ``.travis.yml`` still is one, once."""
+    _deleted(project, ".travis.yml", "Makefile", "CHANGES/1284.bugfix.rst", "docs/old.rst")
+    project.write("docs/deprecated/distutils/apiref.rst", "API\n===\n\nThe CI runs ``.travis.yml``.\n")
+    project.write("docs/guide.rst", "\n".join([
+        "Guide", "=====", "",
+        "Name a news fragment after its issue: ``CHANGES/1284.bugfix.rst`` for a fix.", "",  # 4
+        "The values are stored in Python's :file:`Makefile`.", "",  # 6: a kind of file
+        "This directory is maintained in https://github.com/pypa/distutils, and merged into ``distutils``.", "",  # 8
+        "..", "   Later: the ``.travis.yml`` file runs the slow tests.", "",  # 10-11: a comment
+        "The Linux tests are run on Travis; see the apt packages", "of ``.travis.yml``.", "",  # 13-14: stale
+        "Travis installs them in the ``install:`` section", "of ``.travis.yml``.", "",  # 16-17: the same question
+    ]) + "\n")
+    project.commit("Document the guide")
+    assert [s.question.source for s in by_kind(audit(project), STALE)] == ["docs/guide.rst:14"]

@@ -77,6 +77,9 @@ def test_an_all_digit_short_sha_counts_right_after_commit_only():
     assert Address(SHA, "2671434") in extract_addresses("Adopted cc-hooks in commit 2671434.")
     assert Address(SHA, "2671434") in extract_addresses("the sha 2671434 is on main")
     assert not [a for a in extract_addresses("SVN revision 1234567 and 2671434 rows") if a.kind == SHA]
+    # issue 20 (setuptools docs): a short revision number is Subversion's too; a short hex after "rev" is a sha
+    assert not [a for a in extract_addresses("might denote Subversion revision 1263 of a post-release") if a.kind == SHA]
+    assert Address(SHA, "12a3") in extract_addresses("fixed at rev 12a3")
 
 
 def test_a_file_after_a_merge_cue_is_a_path_not_a_branch():
