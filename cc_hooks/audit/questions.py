@@ -257,7 +257,7 @@ def _copy_keys(oddity: Oddity, lines: list[str]) -> list[tuple]:
     same two lines above and one below (a function copied across modules asks its question once);
     a marker's whole comment block and the code line it is about (the block pasted under other
     imports); the same skip reason in one file (sibling tests disabled together: one answer
-    covers them all)."""
+    covers them all); the same marker line twice in one file."""
     around = [" ".join(text.split()) for text in lines[max(0, oddity.line - 3) : oddity.line + 1]]
     keys = [(oddity.what, *around)]
     if oddity.what == "disabled test":
@@ -268,6 +268,7 @@ def _copy_keys(oddity: Oddity, lines: list[str]) -> list[tuple]:
         block = _block_around(lines, oddity.line)
         if block is not None:
             keys.append((oddity.what, *block))
+        keys.append((oddity.what, oddity.path, " ".join(oddity.text.split())))  # the same note twice in one file
     return keys
 
 
@@ -494,6 +495,8 @@ def _oddity(rel: str, number: int, line: str, lines: list[str], test: bool, regi
         if (_USERS_WORKAROUND_RE.search(block) or _OTHERS_WORKAROUND_RE.search(block) or _ELSEWHERE_RE.match(f"{after} {_comment_after(lines, number)}")
                 or _DECLINED_RE.search(marker.group("before"))):
             return None  # what users or another library do, a pointer to the oddity's own place, a workaround declined: not an oddity here
+        if test and _TESTED_WORKAROUND_RE.search(block):
+            return None  # the test exercises a workaround users apply: no oddity of this code
         if _CHECKER_RE.search(block) and marker.group("marker").lower().startswith(("work", "hack")):
             return None  # a cast or annotation that quiets a type checker: no behaviour to ask about
         if marker.group("marker").lower().startswith(("do", "don")) and _narrates(marker, lines, number):
@@ -572,7 +575,12 @@ def _narrates(marker: "re.Match[str]", lines: list[str], number: int) -> bool:
 _ELSEWHERE_RE = re.compile(r"^\s*(?:in|at|inside)\s+(?:`[^`]+`|\w+(?:\.\w+)*\(\)|[\w/.-]+\.(?:c|h|cc|cpp|py|pyx|js|ts|go|rs|java|rb)\b)",
                            re.IGNORECASE)
 # "instead of trying to work-around that, tell the user": a workaround the code does not have
-_DECLINED_RE = re.compile(r"\b(?:instead\s+of|rather\s+than|no\s+need\s+(?:for|to))(?:\s+\w+){0,2}\s*$", re.IGNORECASE)
+_DECLINED_RE = re.compile(r"\b(?:instead\s+of|rather\s+than|no\s+need\s+(?:for|to))(?:\s+\w+){0,2}\s*$|\bno\s+$", re.IGNORECASE)
+# In a test: "test the ... workaround", "this was the workaround for #6285", "previous workaround for ...":
+# the test exercises a workaround users apply (or applied), it is not one
+_TESTED_WORKAROUND_RE = re.compile(r"\b(?:test(?:s|ing)?\s+(?:that\s+)?(?:the\s+)?(?:[\w'-]+\s+){0,4}"
+                                   r"|(?:was|would\s+have\s+been)\s+(?:a|the)\s+|(?:previous|old|former|expected|documented)\s+)"
+                                   r"work-?arounds?\b|\bwork-?arounds?\s+for\s+(?:people|users)\b", re.IGNORECASE)
 # "Apply the work-around, if necessary...": the workaround a marker above explained, applied again
 _APPLIED_RE = re.compile(r"\bappl(?:y|ies|ying)(?:\s+(?:the|this|that|our|same))?\s*$", re.IGNORECASE)
 NEARBY = 40  # lines: an applied workaround this far below its marker is that marker's

@@ -307,7 +307,7 @@ def _doc_claim(claim, rel: str, deleted: set[str], before: str = "", pages: "Doc
                 continue
             if _OTHER_PROJECTS_RE.search(claim.text[: max(0, claim.text.find(address.value))]):
                 continue  # "the entry points of the library ``setup.py``": a file of the reader's project
-            if _NOT_NEEDED_RE.search(prefix) or ("/" not in value and _GENERAL_FILE_RE.search(prefix)):
+            if _NOT_NEEDED_RE.search(prefix) or ("/" not in value and (_GENERAL_FILE_RE.search(prefix) or _READERS_PROJECT_RE.search(sentence))):
                 continue  # "usually in ``setup.py``", "replace the need for ``setup.py``"
         kept.append(address)
     claim.addresses = kept + linked
@@ -318,6 +318,10 @@ def _doc_claim(claim, rel: str, deleted: set[str], before: str = "", pages: "Doc
     return True
 
 
+# "If your project already uses a ``setup.cfg``", "in your root project directory", "for a fictitious
+# library": a bare file name in a sentence about the reader's project is the reader's file
+_READERS_PROJECT_RE = re.compile(r"\byour\s+(?:own\s+)?(?:[\w-]+\s+){0,2}(?:project|package|library|application|app|repository|repo|codebase)\b"
+                                 r"|\b(?:fictitious|hypothetical|imaginary)\b", re.IGNORECASE)
 _REPO_URL_RE = re.compile(r"\bhttps?://(?:www\.)?(?:github\.com|gitlab\.com|bitbucket\.org|codeberg\.org)/[\w.-]+/[\w.-]+", re.IGNORECASE)
 # A towncrier news fragment (``CHANGES/1284.bugfix.rst``, ``changelog.d/+fix.md``): named after its issue, gone at release
 _FRAGMENT_PATH_RE = re.compile(r"(?:^|/)(?:changes|changelog\.d|changelog|newsfragments|news|changes\.d)/(?:\d+|\+[\w-]+)\.\w+(?:\.\w+)?$",

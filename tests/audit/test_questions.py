@@ -494,3 +494,42 @@ def test_a_library_copied_in_with_its_license_is_not_asked_about(project):
     project.commit("Add the bootloader")
     assert {o.path for o in scan_oddities(project.root)} >= {"bootloader/src/main.c"}
     assert not {o.path for o in scan_oddities(project.root)} & {"bootloader/zlib/inflate.c", "pkg/_vendor/six.py"}
+
+
+def test_a_note_repeated_in_a_file_a_tested_user_workaround_and_no_workaround_are_one_or_no_question(project):
+    """Issue 20 round 5 (networkx, mypy, SQLAlchemy, dask): the same "Do not change" line at three spots of
+    one function is one question; a test exercising the workaround users applied for a ticket is no
+    oddity; "no workaround required for these" declines one. A real workaround in a test still is one."""
+    project.write("src/search.py", "\n".join([
+        "def extend(cands, new):",
+        "    # Do not change the original set. So do not use |= operator",
+        "    cands['a'] = cands['a'] | new",
+        "    for key in cands:",
+        "        # Do not change the original set. So do not use |= operator",
+        "        cands[key] = cands[key] | new",
+        "    if new:",
+        "        # exclude sparse arrays, no workaround required for these in tensordot",
+        "        return cands",
+        "",
+    ]))
+    project.write("tests/test_scoping.py", "\n".join([
+        "def test_style(style):",
+        "    if style == 'old':",
+        "        # this was the workaround for #6285, ensure it continues working as well",
+        "        run(style)",
+        "",
+        "",
+        "class _ArrayOfEnum(object):",
+        "    # previous workaround for array of enum",
+        "    impl = 'ARRAY'",
+        "",
+        "",
+        "def test_pool():",
+        "    # Work-around: the pool keeps a socket open on macOS, so close it by hand before the assert.",
+        "    close_all()",
+        "",
+    ]))
+    project.commit("Add search and its tests")
+    found = {o.path: o for o in scan_oddities(project.root) if o.path in ("src/search.py", "tests/test_scoping.py")}
+    assert [(o.path, o.line) for o in scan_oddities(project.root) if o.path in found] == [("src/search.py", 2), ("tests/test_scoping.py", 13)]
+    assert found["src/search.py"].copies == ["src/search.py:5"]

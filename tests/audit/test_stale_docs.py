@@ -232,3 +232,19 @@ def test_archived_pages_fragments_file_kinds_other_repositories_and_repeats_are_
     ]) + "\n")
     project.commit("Document the guide")
     assert [s.question.source for s in by_kind(audit(project), STALE)] == ["docs/guide.rst:14"]
+
+
+def test_a_file_of_the_readers_project_named_anywhere_in_the_sentence_is_the_readers(project):
+    """Issue 20 round 5 (dask, pytest-xdist): "If your project already uses ``setuptools`` with a
+    ``setup.cfg``", "In a ``tox.ini`` ... in your root project directory", "For a fictitious library ...
+    the necessary ``setup.cfg``" were stale FAILs; "This repository's ``setup.cfg`` pins flake8." is one."""
+    _deleted(project, "setup.cfg", "tox.ini")
+    project.write("docs/cli.rst", "\n".join([
+        "CLI", "===", "",
+        "If your project already uses ``setuptools`` with a ``setup.cfg`` file, add an entry point.", "",  # 4
+        "In a ``tox.ini`` file in your root project directory you may list directories.", "",  # 6
+        "For a fictitious library ``numpy_sizeof.py``, the necessary ``setup.cfg`` is as follows.", "",  # 8
+        "This repository's ``setup.cfg`` pins flake8.", "",  # 10: stale
+    ]) + "\n")
+    project.commit("Document the CLI")
+    assert [s.question.source for s in by_kind(audit(project), STALE)] == ["docs/cli.rst:10"]
