@@ -23,11 +23,15 @@ def commit(root: Path, message: str, files: dict[str, str]) -> str:
     return git(root, "rev-parse", "HEAD").strip()
 
 
+def new_repo(root: Path) -> None:
+    git(root, "init", "-q", "-b", "main")
+    git(root, "config", "user.email", "t@example.com")
+    git(root, "config", "user.name", "T")
+
+
 @pytest.fixture
 def history(tmp_path: Path):
-    git(tmp_path, "init", "-q", "-b", "main")
-    git(tmp_path, "config", "user.email", "t@example.com")
-    git(tmp_path, "config", "user.name", "T")
+    new_repo(tmp_path)
     commit(tmp_path, "init", {"db.py": "def delete_where(conn, sql):\n    conn.execute(sql)\n", "CHANGES.md": "# Changes\n"})
     for n in range(8):
         commit(tmp_path, f"Add table helper {n}", {f"helpers/h{n}.py": f"def helper_{n}():\n    return {n}\n"})
@@ -129,9 +133,7 @@ def _padding(root: Path, count: int = 12, start: int = 0) -> None:
 
 
 def _bare(tmp_path: Path, files: dict[str, str]) -> Path:
-    git(tmp_path, "init", "-q", "-b", "main")
-    git(tmp_path, "config", "user.email", "t@example.com")
-    git(tmp_path, "config", "user.name", "T")
+    new_repo(tmp_path)
     commit(tmp_path, "init", files)
     return tmp_path
 
@@ -229,9 +231,7 @@ def test_a_lead_with_no_line_to_compare_raises_no_regression_alarm(tmp_path):
 def test_the_input_a_fix_tested_finds_it_when_its_subject_does_not(tmp_path: Path):
     """The fix's subject says what it changed ("Skip legacy archives"); its diff holds what the user
     saw (``.egg``). A feature commit sharing as many of the report's words loses to it."""
-    git(tmp_path, "init", "-q", "-b", "main")
-    git(tmp_path, "config", "user.email", "t@example.com")
-    git(tmp_path, "config", "user.name", "T")
+    new_repo(tmp_path)
     commit(tmp_path, "init", {"README.md": "pkgs\n"})
     feature = commit(tmp_path, "Generate hashes for every archive",
                      {"hashing.py": "def hashes(files):\n    return [digest(f) for f in files]\n"})
