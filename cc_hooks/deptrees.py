@@ -19,10 +19,11 @@ A directory is a dependency tree when
   ``src/pip/_vendor/vendor.txt``). Its code is upstream's, changed only by re-vendoring: a
   "workaround" comment in it is no question for this project's maintainers. A vendoring directory
   holding the ``*.dist-info`` of what it copied in (setuptools' ``_vendor``) has its manifest too;
-- it holds a license file of its own (``LICENSE``, ``COPYING``) and no project manifest
-  (``pyproject.toml``, ``setup.py``, ``package.json``, ``Cargo.toml``, ``go.mod``): a library copied in
-  with its license (PyInstaller's ``bootloader/zlib``). A workspace member has its manifest beside its
-  license, and is the project's own.
+- among the ``listed`` paths (the audit's tracked files: no look at the disk for it on a hook's
+  path), it holds a license file other than the project's (``LICENSE``, ``COPYING``) and no project
+  manifest (``pyproject.toml``, ``setup.py``, ``package.json``, ``Cargo.toml``, ``go.mod``): a library
+  copied in with its license (PyInstaller's ``bootloader/zlib``). A workspace member has its manifest
+  beside its license, and is the project's own; so are docs and examples under their own license.
 
 Cargo's and Maven's ``target/`` are build output, not dependency trees; ignore them in
 ``.gitignore`` as usual.
@@ -62,6 +63,7 @@ class DependencyTrees:
     def __init__(self, root: str | os.PathLike, listed: Iterable[str] = ()):
         self.root = Path(root)
         self._known: dict[str, bool] = {}
+        self._own_license: Optional[set] = None
         licensed, manifested = set(), set()
         for path in listed:
             directory, _, name = path.rpartition("/")
@@ -77,7 +79,8 @@ class DependencyTrees:
             if parent and folder.endswith(".dist-info") and parent.rsplit("/", 1)[-1] in VENDOR_NAMES:
                 self._known[parent] = True
         for directory in licensed - manifested:
-            self._known[directory] = self._copied_in(directory)
+            if self._copied_in(directory):
+                self._known[directory] = True
 
     def contains(self, rel: str) -> bool:
         return self.tree_of(rel) is not None
@@ -106,24 +109,40 @@ class DependencyTrees:
     def _marked(self, directory: str, name: str) -> bool:
         base = self.root / directory
         markers = ENV_MARKERS + (VENDOR_MARKERS if name in VENDOR_NAMES else ())
-        if any(os.path.lexists(base / marker) for marker in markers):
-            return True
-        return (any(os.path.lexists(base / n) for n in LICENSE_FILES) and not any(os.path.lexists(base / n) for n in PROJECT_MANIFESTS)
-                and self._copied_in(directory))
+        return any(os.path.lexists(base / marker) for marker in markers)
 
     def _copied_in(self, directory: str) -> bool:
-        """Whether the license file of ``directory`` is another one than the project's (a package
-        shipping a copy of the project's own license is the project's)."""
-        own = {self._read(self.root / n) for n in LICENSE_FILES} - {None}
-        theirs = {self._read(self.root / directory / n) for n in LICENSE_FILES} - {None}
-        return bool(theirs) and not theirs & own
+        """Whether ``directory``'s license file is another one than the project's (a package shipping
+        a copy of the project's own license is the project's; the docs' own license, CC-BY, leaves
+        them the project's docs). Unknown when the project's license is not found: not copied in."""
+        if _DOCS_PARTS & set(directory.lower().split("/")):
+            return False
+        if self._own_license is None:
+            found = [n for n in _listdir(self.root) if n.upper().startswith(("LICENSE", "LICENCE", "COPYING"))]
+            self._own_license = {_license_text(self.root / n) for n in found} - {None}
+        theirs = {_license_text(self.root / directory / n) for n in LICENSE_FILES} - {None}
+        return bool(self._own_license) and bool(theirs) and not theirs & self._own_license
 
-    @staticmethod
-    def _read(path: Path) -> Optional[bytes]:
-        try:
-            return path.read_bytes()[:65536] if path.is_file() and not path.is_symlink() else None
-        except OSError:
+
+_DOCS_PARTS = frozenset({"docs", "doc", "documentation", "examples", "example", "site", "_themes", "themes", "_static", "static"})
+
+
+def _listdir(path: Path) -> list[str]:
+    try:
+        return os.listdir(path)
+    except OSError:
+        return []
+
+
+def _license_text(path: Path) -> Optional[str]:
+    """A license file's words (line endings and spacing aside), or None."""
+    try:
+        if path.is_symlink() or not path.is_file():
             return None
+        with open(path, "rb") as handle:
+            return " ".join(handle.read(65536).decode("utf-8", "replace").split())
+    except OSError:
+        return None
 
 
 def sweepable(root: str | os.PathLike, paths: Iterable[str], listed: Iterable[str] = ()) -> list[str]:

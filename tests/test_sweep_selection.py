@@ -197,6 +197,23 @@ def test_a_folder_with_its_own_license_and_no_manifest_is_a_copied_in_library(tm
             (tmp_path / folder / name).write_text(text)
     listed = ["LICENSE", "bootloader/zlib/LICENSE", "bootloader/zlib/inflate.c", "packages/member/LICENSE",
               "packages/member/pyproject.toml", "src/pkg/LICENSE", "src/pkg/core.py"]
-    for trees in (DependencyTrees(tmp_path, listed), DependencyTrees(tmp_path)):
-        assert trees.contains("bootloader/zlib/inflate.c")
-        assert not trees.contains("packages/member/x.py") and not trees.contains("src/pkg/core.py")
+    trees = DependencyTrees(tmp_path, listed)
+    assert trees.contains("bootloader/zlib/inflate.c")
+    assert not trees.contains("packages/member/x.py") and not trees.contains("src/pkg/core.py")
+
+
+def test_a_license_rule_never_hides_docs_a_crlf_copy_or_marks_without_the_projects_license(tmp_path):
+    """Review of the rule above: the docs' own CC-BY license, a copy of the project's license with CRLF
+    line ends, a project whose license has another name (LICENSE-MIT is found), and a venv marker
+    beside a license are each left as they were."""
+    (tmp_path / "LICENSE-MIT").write_text("MIT, the project\n")
+    files = {"docs/LICENSE": "CC-BY\n", "src/pkg/LICENSE": "MIT, the project\r\n", "vendor/lib/LICENSE": "BSD\n",
+             "env/pyvenv.cfg": "home = /usr\n", "env/LICENSE": "MIT, the project\n"}
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_bytes(text.encode())
+    trees = DependencyTrees(tmp_path, ["LICENSE-MIT", *files])
+    assert not trees.contains("docs/guide.md") and not trees.contains("src/pkg/core.py")
+    assert trees.contains("vendor/lib/x.c") and trees.contains("env/lib/x.md")
+    (tmp_path / "LICENSE-MIT").unlink()
+    assert not DependencyTrees(tmp_path, list(files)).contains("vendor/lib/x.c")  # the project's license unknown

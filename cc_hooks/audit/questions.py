@@ -249,7 +249,14 @@ def _applied(found: list[Oddity], oddity: Oddity) -> Optional[Oddity]:
     if before is None or before.path != oddity.path or before.what != oddity.what or oddity.line - before.line > NEARBY:
         return None
     marker = _COMMENT_MARKER_RE.search(oddity.text)
-    return before if marker is not None and _APPLIED_RE.search(marker.group("before")) else None
+    if marker is None or not _APPLIED_RE.search(marker.group("before")) or _names_a_problem(marker.group("after")):
+        return None  # "Apply the workaround for bug 991: macOS sockets ...": its own question
+    return before
+
+
+def _names_a_problem(after: str) -> bool:
+    """"workaround: the server drops ...", "workaround for the docs 'more than one target' problem"."""
+    return bool(re.match(r"(?::|\s*-+|\s*for\b)\s*\S", after.strip())) and _word_count(after) >= 5
 
 
 def _copy_keys(oddity: Oddity, lines: list[str]) -> list[tuple]:
@@ -268,7 +275,8 @@ def _copy_keys(oddity: Oddity, lines: list[str]) -> list[tuple]:
         block = _block_around(lines, oddity.line)
         if block is not None:
             keys.append((oddity.what, *block))
-        keys.append((oddity.what, oddity.path, " ".join(oddity.text.split())))  # the same note twice in one file
+        if _word_count(oddity.text) >= 6:  # the same note twice in one file (not a bare "# HACK:")
+            keys.append((oddity.what, oddity.path, " ".join(oddity.text.split())))
     return keys
 
 
@@ -490,10 +498,10 @@ def _oddity(rel: str, number: int, line: str, lines: list[str], test: bool, regi
         words = " ".join(f"{marker.group('before')} {marker.group('marker')} {marker.group('after')}".replace("*/", " ").split())
         block = " ".join(filter(None, [_comment_block(lines, number), words, _comment_after(lines, number)]))
         after = marker.group("after").strip()
-        # "workaround: the server drops ..." / "workaround for the docs 'more than one target' problem": the problem, named
-        named = bool(re.match(r"(?::|\s*-+|\s*for\b)\s*\S", after)) and _word_count(after) >= 5
+        named = _names_a_problem(after)
         if (_USERS_WORKAROUND_RE.search(block) or _OTHERS_WORKAROUND_RE.search(block) or _ELSEWHERE_RE.match(f"{after} {_comment_after(lines, number)}")
-                or _DECLINED_RE.search(marker.group("before"))):
+                or _DECLINED_RE.search(marker.group("before"))
+                or (re.search(r"\bno\s+$", marker.group("before"), re.IGNORECASE) and _NONE_NEEDED_RE.match(after))):
             return None  # what users or another library do, a pointer to the oddity's own place, a workaround declined: not an oddity here
         if test and _TESTED_WORKAROUND_RE.search(block):
             return None  # the test exercises a workaround users apply: no oddity of this code
@@ -572,13 +580,15 @@ def _narrates(marker: "re.Match[str]", lines: list[str], number: int) -> bool:
 
 # "we include a hack in `process_block`. See the comments there.": the oddity is in that other place
 # "our fake PyTrace_RETURN hack in tracer.c works": the oddity is in that file
-_ELSEWHERE_RE = re.compile(r"^\s*(?:in|at|inside)\s+(?:`[^`]+`|\w+(?:\.\w+)*\(\)|[\w/.-]+\.(?:c|h|cc|cpp|py|pyx|js|ts|go|rs|java|rb)\b)",
+_ELSEWHERE_RE = re.compile(r"^\s*(?:in|at|inside)\s+(?:`[^`]+`|\w+(?:\.\w+)*\(\)|(?-i:[a-z_][\w/.-]*)\.(?:c|h|cc|cpp|py|pyx|js|ts|go|rs|java|rb)\b)",
                            re.IGNORECASE)
 # "instead of trying to work-around that, tell the user": a workaround the code does not have
-_DECLINED_RE = re.compile(r"\b(?:instead\s+of|rather\s+than|no\s+need\s+(?:for|to))(?:\s+\w+){0,2}\s*$|\bno\s+$", re.IGNORECASE)
+_DECLINED_RE = re.compile(r"\b(?:instead\s+of|rather\s+than)\s+(?:trying|attempting)\s+to\s+$", re.IGNORECASE)
+# "no workaround required for these": the marker itself says none is needed
+_NONE_NEEDED_RE = re.compile(r"^\s*(?:is\s+)?(?:required|needed|necessary)\b", re.IGNORECASE)
 # In a test: "test the ... workaround", "this was the workaround for #6285", "previous workaround for ...":
 # the test exercises a workaround users apply (or applied), it is not one
-_TESTED_WORKAROUND_RE = re.compile(r"\b(?:test(?:s|ing)?\s+(?:that\s+)?(?:the\s+)?(?:[\w'-]+\s+){0,4}"
+_TESTED_WORKAROUND_RE = re.compile(r"\b(?:test(?:s|ing)?\s+(?:that\s+)?(?:the|our|users'?|this)\s+(?:[\w'-]+\s+)?"
                                    r"|(?:was|would\s+have\s+been)\s+(?:a|the)\s+|(?:previous|old|former|expected|documented)\s+)"
                                    r"work-?arounds?\b|\bwork-?arounds?\s+for\s+(?:people|users)\b", re.IGNORECASE)
 # "Apply the work-around, if necessary...": the workaround a marker above explained, applied again

@@ -307,7 +307,8 @@ def _doc_claim(claim, rel: str, deleted: set[str], before: str = "", pages: "Doc
                 continue
             if _OTHER_PROJECTS_RE.search(claim.text[: max(0, claim.text.find(address.value))]):
                 continue  # "the entry points of the library ``setup.py``": a file of the reader's project
-            if _NOT_NEEDED_RE.search(prefix) or ("/" not in value and (_GENERAL_FILE_RE.search(prefix) or _READERS_PROJECT_RE.search(sentence))):
+            readers = _READERS_PROJECT_RE.search(sentence) and not _OURS_RE.search(prefix)
+            if _NOT_NEEDED_RE.search(prefix) or ("/" not in value and (_GENERAL_FILE_RE.search(prefix) or readers)):
                 continue  # "usually in ``setup.py``", "replace the need for ``setup.py``"
         kept.append(address)
     claim.addresses = kept + linked
@@ -322,9 +323,11 @@ def _doc_claim(claim, rel: str, deleted: set[str], before: str = "", pages: "Doc
 # library": a bare file name in a sentence about the reader's project is the reader's file
 _READERS_PROJECT_RE = re.compile(r"\byour\s+(?:own\s+)?(?:[\w-]+\s+){0,2}(?:project|package|library|application|app|repository|repo|codebase)\b"
                                  r"|\b(?:fictitious|hypothetical|imaginary)\b", re.IGNORECASE)
+# "Copy our ``setup.cfg`` into your project": this repository's file, whoever the sentence is for
+_OURS_RE = re.compile(r"\b(?:our|this\s+(?:repository|project|repo)'?s?)\s+(?:own\s+)?[`'\"*]*$", re.IGNORECASE)
 _REPO_URL_RE = re.compile(r"\bhttps?://(?:www\.)?(?:github\.com|gitlab\.com|bitbucket\.org|codeberg\.org)/[\w.-]+/[\w.-]+", re.IGNORECASE)
 # A towncrier news fragment (``CHANGES/1284.bugfix.rst``, ``changelog.d/+fix.md``): named after its issue, gone at release
-_FRAGMENT_PATH_RE = re.compile(r"(?:^|/)(?:changes|changelog\.d|changelog|newsfragments|news|changes\.d)/(?:\d+|\+[\w-]+)\.\w+(?:\.\w+)?$",
+_FRAGMENT_PATH_RE = re.compile(r"(?:^|/)(?:changes|changelog\.d|changelog|newsfragments|news|changes\.d)/(?:\d+|\+[\w-]+)\.[A-Za-z]\w*(?:\.\w+)?$",
                                re.IGNORECASE)
 _ROLE_TARGET_RE = re.compile(r"(?::[\w:]*doc:|\{doc\})`([^`]+)`")
 _PAGE_SUFFIXES = (".rst", ".md", ".txt", ".ipynb", ".rest", ".markdown")

@@ -486,6 +486,7 @@ def test_a_workaround_applied_here_declined_or_in_another_file_is_not_asked_here
 
 def test_a_library_copied_in_with_its_license_is_not_asked_about(project):
     """Issue 20 (PyInstaller's ``bootloader/zlib``, setuptools' ``_vendor``): upstream's comments."""
+    project.write("LICENSE", "GPL, the project\n")
     project.write("bootloader/zlib/LICENSE", "zlib license\n")
     project.write("bootloader/zlib/inflate.c", "/* do not change: build code tables */\nint x;\n")
     project.write("pkg/_vendor/six-1.16.0.dist-info/METADATA", "Name: six\n")
@@ -533,3 +534,29 @@ def test_a_note_repeated_in_a_file_a_tested_user_workaround_and_no_workaround_ar
     found = {o.path: o for o in scan_oddities(project.root) if o.path in ("src/search.py", "tests/test_scoping.py")}
     assert [(o.path, o.line) for o in scan_oddities(project.root) if o.path in found] == [("src/search.py", 2), ("tests/test_scoping.py", 13)]
     assert found["src/search.py"].copies == ["src/search.py:5"]
+
+
+def test_hacks_that_exist_stay_questions_beside_the_rules_that_drop_declined_applied_and_repeated_ones(project):
+    """Review of the rules above: each of these comments is a workaround or hack of this code."""
+    lines = [
+        "# Work-around: the first socket never closes on macOS, so close it twice.",  # 1
+        "a = 1",
+        "# TODO: instead of this hack, use importlib.resources",  # 3
+        "b = 2",
+        "# No need for this workaround once Python 3.8 is dropped: 3.8 lacks removeprefix.",  # 5
+        "c = 3",
+        "# workaround in Node.js < 14: fs.rm is missing there",  # 7
+        "d = 4",
+        "# Apply the workaround for bug 991: macOS sockets stay open after close",  # 9
+        "e = 5",
+    ]
+    project.write("src/a.py", "\n".join(lines[:4]) + "\n")
+    project.write("src/b.py", "\n".join(lines[4:8]) + "\n")
+    project.write("src/d.py", "\n".join(["# Work-around: the cache keeps stale entries on Windows, so clear it first.", "f = 6", *lines[8:]])
+                  + "\n")  # at most two per file: a file of its own
+    project.write("src/c.py", "# HACK:\nx = 1\n" + "y = 2\n" * 60 + "# HACK:\nz = 3\n")
+    project.write("tests/test_up.py", "def test_up():\n    # HACK: make the test pass until the upstream workaround lands\n    assert True\n")
+    project.commit("Add hacks")
+    asked = {(o.path, o.line) for o in scan_oddities(project.root)}
+    assert {("src/a.py", 1), ("src/a.py", 3), ("src/b.py", 1), ("src/b.py", 3), ("src/d.py", 1), ("src/d.py", 3), ("src/c.py", 1), ("src/c.py", 63),
+            ("tests/test_up.py", 2)} <= asked

@@ -245,6 +245,7 @@ def test_a_file_of_the_readers_project_named_anywhere_in_the_sentence_is_the_rea
         "In a ``tox.ini`` file in your root project directory you may list directories.", "",  # 6
         "For a fictitious library ``numpy_sizeof.py``, the necessary ``setup.cfg`` is as follows.", "",  # 8
         "This repository's ``setup.cfg`` pins flake8.", "",  # 10: stale
+        "Copy our ``tox.ini`` into your project.", "",  # 12: this repository's file, for the reader: stale
     ]) + "\n")
     project.commit("Document the CLI")
-    assert [s.question.source for s in by_kind(audit(project), STALE)] == ["docs/cli.rst:10"]
+    assert [s.question.source for s in by_kind(audit(project), STALE)] == ["docs/cli.rst:10", "docs/cli.rst:12"]
