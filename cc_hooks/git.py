@@ -163,6 +163,19 @@ def environment(extra: Optional[dict] = None) -> dict:
     return {**os.environ, **GIT_ENV, **(extra or {})}
 
 
+def bounded_history(root) -> Optional[dict]:
+    """``{"GIT_GRAFT_FILE": os.devnull}`` when ``root``'s grafts file is not a regular file: git reads
+    a grafts file linked to ``/dev/zero`` without end (one line, never finished) while it walks
+    history. A real grafts file is a regular one and stays in force."""
+    import stat
+
+    try:
+        mode = os.stat(os.path.join(root, ".git", "info", "grafts")).st_mode
+    except (OSError, TypeError, ValueError):
+        return None
+    return None if stat.S_ISREG(mode) else {"GIT_GRAFT_FILE": os.devnull}
+
+
 def with_flags(args: Sequence[str]) -> list[str]:
     """``args`` with the subcommand's ``COMMAND_FLAGS`` inserted right after it."""
     args = list(args)
@@ -306,13 +319,14 @@ def _run(root, args: tuple, stdin: Optional[bytes], timeout: Optional[float], en
         answer = _early(root, args, stdin, timeout)
         if answer is not None:
             return answer
+    bounded = bounded_history(root)
     try:
         return subprocess.run(
             command(root, args, timeout),
             **({"input": stdin} if stdin is not None else {"stdin": subprocess.DEVNULL}),
             capture_output=True,
             timeout=timeout,
-            env=environment(env),
+            env=environment({**bounded, **(env or {})} if bounded else env),
         )
     except subprocess.TimeoutExpired as exc:
         raise GitTimeout(f"git {args[0] if args else ''} took longer than {timeout:.1f}s") from exc

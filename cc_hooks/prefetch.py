@@ -101,7 +101,7 @@ class _Session:
         from cc_hooks import git
 
         try:
-            env = git.environment()
+            env = git.environment(git.bounded_history(self.root))
             for entry in self.learned:
                 stdin = entry["stdin"].encode("latin-1") if entry["stdin"] is not None else None
                 key = (self.root, tuple(entry["args"]), stdin)
