@@ -275,7 +275,7 @@ def _copy_keys(oddity: Oddity, lines: list[str]) -> list[tuple]:
         block = _block_around(lines, oddity.line)
         if block is not None:
             keys.append((oddity.what, *block))
-        if _word_count(oddity.text) >= 6:  # the same note twice in one file (not a bare "# HACK:")
+        if _word_count(oddity.text) >= 6:  # the same note twice in one file (a bare marker line alone is not one note)
             keys.append((oddity.what, oddity.path, " ".join(oddity.text.split())))
     return keys
 
@@ -502,7 +502,7 @@ def _oddity(rel: str, number: int, line: str, lines: list[str], test: bool, regi
         if (_USERS_WORKAROUND_RE.search(block) or _OTHERS_WORKAROUND_RE.search(block) or _ELSEWHERE_RE.match(f"{after} {_comment_after(lines, number)}")
                 or _DECLINED_RE.search(marker.group("before"))
                 or (re.search(r"\bno\s+$", marker.group("before"), re.IGNORECASE) and _NONE_NEEDED_RE.match(after))):
-            return None  # what users or another library do, a pointer to the oddity's own place, a workaround declined: not an oddity here
+            return None  # what users or another library do, a pointer to the oddity's own place, or one the code declines: not an oddity here
         if test and _TESTED_WORKAROUND_RE.search(block):
             return None  # the test exercises a workaround users apply: no oddity of this code
         if _CHECKER_RE.search(block) and marker.group("marker").lower().startswith(("work", "hack")):
