@@ -2,31 +2,17 @@
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from cc_hooks.commands.triage import INTACT, render_markdown, triage
 
-
-def git(root: Path, *args: str) -> str:
-    return subprocess.run(["git", "-C", str(root), *args], check=True, capture_output=True, text=True).stdout
+from record.repo_helpers import commit_files, git, new_repo
 
 
 def commit(root: Path, message: str, files: dict[str, str]) -> str:
-    for name, text in files.items():
-        (root / name).parent.mkdir(parents=True, exist_ok=True)
-        (root / name).write_text(text)
-        git(root, "add", name)
-    git(root, "commit", "-q", "-m", message)
-    return git(root, "rev-parse", "HEAD").strip()
-
-
-def new_repo(root: Path) -> None:
-    git(root, "init", "-q", "-b", "main")
-    git(root, "config", "user.email", "t@example.com")
-    git(root, "config", "user.name", "T")
+    return commit_files(root, message, files)
 
 
 @pytest.fixture

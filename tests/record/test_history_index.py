@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from cc_hooks.record import history_index
 
-
-def git(root: Path, *args: str) -> str:
-    return subprocess.run(["git", "-C", str(root), *args], check=True, capture_output=True, text=True).stdout
+from record.repo_helpers import commit_files, git, new_repo
 
 
 def commit(root: Path, message: str, name: str = "a.py") -> str:
@@ -24,9 +21,7 @@ def commit(root: Path, message: str, name: str = "a.py") -> str:
 
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
-    git(tmp_path, "init", "-q", "-b", "main")
-    git(tmp_path, "config", "user.email", "t@example.com")
-    git(tmp_path, "config", "user.name", "T")
+    new_repo(tmp_path)
     (tmp_path / ".git" / "cc-hooks").mkdir()  # the state directory the cache lives in
     for n in range(3):
         commit(tmp_path, f"Add helper {n}")
@@ -72,12 +67,7 @@ def test_an_unborn_branch_has_an_empty_index(tmp_path):
 
 def test_changelog_entries_that_say_they_fix_mark_their_commit(repo):
     def change(message, files):
-        for name, text in files.items():
-            (repo / name).parent.mkdir(parents=True, exist_ok=True)
-            (repo / name).write_text(text)
-            git(repo, "add", name)
-        git(repo, "commit", "-q", "-m", message)
-        return git(repo, "rev-parse", "HEAD").strip()
+        return commit_files(repo, message, files)
 
     fixed = change("Guard the parser", {"p.py": "x = 1\n", "CHANGES.md": "- Fixed a crash on empty input.\n"})
     feature = change("Add colours", {"c.py": "y = 1\n", "CHANGES.md": "- Fixed a crash on empty input.\n- Added colour output.\n"})
