@@ -368,21 +368,31 @@ def _identifier_hits(root, identifiers: list[str], timeout: float) -> dict[str, 
 
 def _attribute(root, identifiers: list[str], shas: list[str], timeout: float) -> dict[str, set[str]]:
     """identifier -> the shas whose added or removed code lines hold it (one ``diff-tree -U0``)."""
-    from cc_hooks.git import run_git_bytes
-
     found: dict[str, set[str]] = {i: set() for i in identifiers}
-    if not shas:
-        return found
-    proc = run_git_bytes(root, "diff-tree", "--stdin", "-p", "-U0", "--no-color", "--no-ext-diff", "--no-textconv", "--no-renames",
-                         "--root", "--format=%x1e%H", "--", ".", *_NOT_CODE, input="\n".join(shas).encode() + b"\n", timeout=timeout)
-    text = proc.stdout.decode("utf-8", "replace")
-    for record in text.split("\x1e")[1:]:
-        sha, _, patch = record.partition("\n")
-        changed = "\n".join(line for line in patch.split("\n") if line[:1] in "+-" and not line.startswith(("+++ ", "--- ")))
+    for sha, lines in _changed_code(root, shas, timeout).items():
+        changed = "\n".join(lines)
         for ident in identifiers:
             if ident in changed:
-                found[ident].add(sha.strip())
+                found[ident].add(sha)
     return found
+
+
+def _changed_code(root, shas: list[str], timeout: float, merges: bool = False) -> dict[str, list[str]]:
+    """sha -> the code and test lines it added or removed, docs and changelogs left out (one
+    ``diff-tree --stdin -U0``); ``merges``: a merge's lines are its whole branch's (``-m --first-parent``)."""
+    from cc_hooks.git import run_git_bytes
+
+    if not shas:
+        return {}
+    proc = run_git_bytes(root, "diff-tree", "--stdin", "-p", "-U0", "--no-color", "--no-ext-diff", "--no-textconv", "--no-renames",
+                         "--root", *(("-m", "--first-parent") if merges else ()), "--format=%x1e%H", "--", ".", *_NOT_CODE,
+                         input="\n".join(shas).encode() + b"\n", timeout=timeout)
+    changed: dict[str, list[str]] = {}
+    for record in proc.stdout.decode("utf-8", "replace").split("\x1e")[1:]:
+        sha, _, patch = record.partition("\n")
+        changed.setdefault(sha.strip(), []).extend(
+            line[1:] for line in patch.split("\n") if line[:1] in "+-" and not line.startswith(("+++ ", "--- ")))
+    return changed
 
 
 def _defining_files(root, identifiers: list[str], timeout: float) -> dict[str, list[str]]:
@@ -486,18 +496,7 @@ def _score_diffs(root, candidates: list[Candidate], query: Query, idf: dict, tim
     and tests, not docs): a fix's test feeds the input the user reported (``.egg``, ``%25``) and its
     code names what broke, words its subject may lack. The share of a phrasing's rarity they hold
     counts, less for a large diff: a feature's diff holds every word of its area."""
-    from cc_hooks.git import run_git_bytes
-
-    if not candidates:
-        return
-    proc = run_git_bytes(root, "diff-tree", "--stdin", "-p", "-U0", "--no-color", "--no-ext-diff", "--no-textconv", "--no-renames",
-                         "--root", "-m", "--first-parent", "--format=%x1e%H", "--", ".", *_NOT_CODE,
-                         input="\n".join(c.sha for c in candidates).encode() + b"\n", timeout=timeout)
-    changed: dict[str, list[str]] = {}
-    for record in proc.stdout.decode("utf-8", "replace").split("\x1e")[1:]:
-        sha, _, patch = record.partition("\n")
-        changed.setdefault(sha.strip(), []).extend(
-            line[1:] for line in patch.split("\n") if line[:1] in "+-" and not line.startswith(("+++ ", "--- ")))
+    changed = _changed_code(root, [c.sha for c in candidates], timeout, merges=True)
     for candidate in candidates:
         lines = changed.get(candidate.sha)
         if not lines:
