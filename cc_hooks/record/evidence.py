@@ -74,9 +74,38 @@ _NOT_CODE = [f":(exclude,glob,icase){g}" for g in ("**/*.md", "**/*.rst", "**/*.
                                                    "**/NEWS*", "**/CHANGELOG*", "docs/**", "doc/**")]
 CANDIDATES = 5  # shown
 DIFF_CANDIDATES = 20  # the best candidates whose changed lines are read
-DIFF_WEIGHT = 10.0  # what a small diff holding all of a phrasing's rarest words adds
 MAX_DIFF_LINES = 2000  # of one candidate's changed lines, the words of the first are read
 STRONG = 10.0  # a candidate this strong is a prior cause; below it, a mention
+
+
+@dataclass(frozen=True)
+class Weights:
+    """What each kind of evidence adds to (or takes from) a candidate's score, in one place:
+    ``bench/triage_tune.py`` measures variants of them on the labeled sets."""
+
+    issue: float = 40.0  # the message names an issue the symptom names
+    changed_identifier: float = 12.0  # a diff changing a line with a named identifier (the rarest; less for common ones)
+    introduced: float = 2.0  # the commit that introduced the identifier
+    named_identifier: float = 4.0  # the message names it (less for a name hundreds of messages name)
+    text: float = 30.0  # all of a phrasing's rarest words in the subject or a changelog entry credited to it
+    text_floor: float = 0.2  # below this share, the words count for nothing
+    body: float = 0.6  # what the whole message's share is worth against the subject's
+    tests: float = 0.8  # what the new tests' names' share is worth
+    fixish: float = 3.0  # the subject or its changelog entry says it fixed something
+    merge: float = -6.0
+    release: float = -12.0
+    chore: float = -3.0
+    docs_subject: float = -12.0
+    defining_file: float = 3.0  # touches the file defining a named identifier
+    named_module: float = 8.0  # touches a named path or module
+    broad: float = -5.0  # more than 12 files
+    only_tests: float = -4.0
+    only_docs: float = -15.0
+    changed_lines: float = 10.0  # a small diff holding all of a phrasing's rarest words
+    changed_lines_size: float = 50.0  # the diff size (lines) at which that is worth 1 / (1 + log 2)
+
+
+WEIGHTS = Weights()
 
 
 def _stem(word: str) -> str:
@@ -169,7 +198,7 @@ class Candidate:
 
 
 def rank(root, phrasings: list[str], index, timeout: float = 30.0, limit: int = CANDIDATES,
-         record_files: tuple[str, ...] = (), exclude: tuple[str, ...] = ()) -> list[Candidate]:
+         record_files: tuple[str, ...] = (), exclude: tuple[str, ...] = (), weights: Weights = WEIGHTS) -> list[Candidate]:
     """The commits of ``index`` (``cc_hooks.record.history_index``: HEAD's history) that evidence
     links to the symptom, best first; ``exclude``: (abbreviated) shas the record already names.
     ``record_files``: the ledgers; a commit that only edits them records a symptom, fixes nothing."""
@@ -184,14 +213,14 @@ def rank(root, phrasings: list[str], index, timeout: float = 30.0, limit: int = 
         for ident in idents:
             hits_per_ident[ident.lstrip("+")] = hits_per_ident.get(ident.lstrip("+"), 0) + 1
     scale = math.log(max(len(index), 2))
-    query.weights = {i: 12 * max(0.0, 1 - math.log(max(n, 1)) / scale) for i, n in hits_per_ident.items()}
+    query.weights = {i: weights.changed_identifier * max(0.0, 1 - math.log(max(n, 1)) / scale) for i, n in hits_per_ident.items()}
     homes = _defining_files(root, query.identifiers, timeout)
     for path in query.paths:
         homes.setdefault(path, [])
     near = _commits_touching(root, homes, timeout)
     named = {i: index.naming(i) for i in query.identifiers}
     # A message naming a name hundreds of messages name (``TypeError``) says little.
-    query.named_weights = {i: 4 * max(0.1, 1 - math.log(max(len(at), 1)) / scale) for i, at in named.items()}
+    query.named_weights = {i: weights.named_identifier * max(0.1, 1 - math.log(max(len(at), 1)) / scale) for i, at in named.items()}
     issues = {n: set(index.postings("names", f"#{n}")) for n in query.issues}
     positions = set(found) | set().union(*named.values(), *issues.values())
     fix_noted = index.fix_noted()
@@ -204,19 +233,19 @@ def rank(root, phrasings: list[str], index, timeout: float = 30.0, limit: int = 
         text_words = found.get(position, (set(), set(), set(), set()))
         evidence = Evidence(sorted(n for n, at in issues.items() if position in at),
                             [i for i in query.identifiers if position in named[i]], by_diff.get(sha, []), position in fix_noted)
-        candidate = _score_text(sha, date, subject, text_words, query, idf, evidence)
+        candidate = _score_text(sha, date, subject, text_words, query, idf, evidence, weights)
         if sha in near:
             candidate = candidate or Candidate(sha, date, subject)
             defines = homes[near[sha]]
-            candidate.score += 3
+            candidate.score += weights.defining_file
             candidate.reasons.append(f"touches {near[sha]}" + (", which defines " + ", ".join(f"`{i}`" for i in defines) if defines else ""))
         if candidate is not None:
             scored[sha] = candidate
     _fold_merges(index, scored)
     best = sorted(scored.values(), key=lambda c: -c.score)[:60]
-    _score_files(root, best, query, timeout, set(record_files))
+    _score_files(root, best, query, timeout, set(record_files), weights)
     best.sort(key=lambda c: (-c.score, c.date))
-    _score_diffs(root, best[:DIFF_CANDIDATES], query, idf, timeout)
+    _score_diffs(root, best[:DIFF_CANDIDATES], query, idf, timeout, weights)
     best.sort(key=lambda c: (-c.score, c.date))
     return best[:limit]
 
@@ -274,9 +303,9 @@ def _whole(words: set[str], idf: dict) -> float:
 
 
 def _share(words: set[str], subject_words: set[str], body_words: set[str], noted_words: set[str], test_words: set[str],
-           idf: dict) -> tuple[float, set[str], set[str], set[str], set[str]]:
+           idf: dict, weights: Weights = WEIGHTS) -> tuple[float, set[str], set[str], set[str], set[str]]:
     """How much of one phrasing's rarity the commit's subject holds, or a changelog entry credited to
-    it, or (at 60%) its whole message, or (at 80%) the names of the tests it added: a fix's body often
+    it, or (at ``weights.body``) its whole message, or (at ``weights.tests``) the names of the tests it added: a fix's body often
     describes the symptom its subject does not, and its regression test is named after it."""
     in_subject, in_body = words & subject_words, (words & body_words) - subject_words
     in_noted, in_tests = words & noted_words, words & test_words
@@ -285,15 +314,15 @@ def _share(words: set[str], subject_words: set[str], body_words: set[str], noted
     noted_share = sum(idf[w] for w in in_noted) / total
     tests_share = sum(idf[w] for w in in_tests) / total
     message_share = (sum(idf[w] for w in in_subject) + sum(idf[w] for w in in_body)) / total
-    share = max(subject_share, noted_share, 0.6 * message_share, 0.8 * tests_share)
+    share = max(subject_share, noted_share, weights.body * message_share, weights.tests * tests_share)
     return min(1.0, share), in_subject, in_body, in_noted, in_tests
 
 
 def _score_text(sha: str, date: str, subject: str, text_words: tuple[set[str], set[str], set[str], set[str]], query: Query, idf: dict,
-                evidence: Evidence) -> Optional[Candidate]:
+                evidence: Evidence, weights: Weights = WEIGHTS) -> Optional[Candidate]:
     reasons, score = [], 0.0
     if evidence.issues:
-        score += 40
+        score += weights.issue
         reasons.append("names " + ", ".join(f"#{n}" for n in evidence.issues))
     changed = [i for i in evidence.diff if not i.startswith("+")]
     introduced = [i[1:] for i in evidence.diff if i.startswith("+")]
@@ -301,15 +330,15 @@ def _score_text(sha: str, date: str, subject: str, text_words: tuple[set[str], s
         score += sum(query.weights.get(i, 6) for i in changed)
         reasons.append("its diff changes lines with " + ", ".join(f"`{i}`" for i in changed))
     if introduced:
-        score += 2 * len(introduced)
+        score += weights.introduced * len(introduced)
         reasons.append("introduced " + ", ".join(f"`{i}`" for i in introduced))
     if evidence.named:
         score += sum(query.named_weights.get(i, 4) for i in evidence.named)
         reasons.append("message names " + ", ".join(f"`{i}`" for i in evidence.named))
-    share, in_subject, in_body, in_noted, in_tests = max((_share(words, *text_words, idf) for words in query.phrasings),
+    share, in_subject, in_body, in_noted, in_tests = max((_share(words, *text_words, idf, weights) for words in query.phrasings),
                                                          key=lambda found: found[0], default=(0.0, set(), set(), set(), set()))
-    if share >= 0.2:
-        score += 30 * share
+    if share >= weights.text_floor:
+        score += weights.text * share
         shown = sorted(in_subject, key=lambda w: -idf[w])[:5]
         if shown:
             reasons.append("subject shares " + " ".join(shown))
@@ -322,18 +351,18 @@ def _score_text(sha: str, date: str, subject: str, text_words: tuple[set[str], s
     if not reasons:
         return None
     if _FIXISH_RE.search(subject) or evidence.fix_noted:
-        score += 3
+        score += weights.fixish
     if _MERGE_RE.search(subject):
-        score -= 6
+        score += weights.merge
         reasons.append("a merge (the change is its branch's)")
     elif _RELEASE_RE.search(subject):
-        score -= 12
+        score += weights.release
         reasons.append("a release commit")
     elif _CHORE_RE.search(subject):
-        score -= 3
+        score += weights.chore
         reasons.append("a refactor/cleanup")
     elif _DOCS_SUBJECT_RE.search(subject):
-        score -= 12
+        score += weights.docs_subject
         reasons.append("a docs/chore commit")
     return Candidate(sha, date, subject, score, reasons)
 
@@ -445,7 +474,8 @@ def _extended(text: str) -> str:
     return re.sub(r"([.\[\]()*+?{}|^$\\])", r"\\\1", text)
 
 
-def _score_files(root, candidates: list[Candidate], query: Query, timeout: float, record_files: set[str]) -> None:
+def _score_files(root, candidates: list[Candidate], query: Query, timeout: float, record_files: set[str],
+                 weights: Weights = WEIGHTS) -> None:
     """Files of each candidate (one ``diff-tree --stdin``): a named path or module touched counts;
     a commit that changed only documentation and changelogs is not the fix."""
     from cc_hooks.git import run_git
@@ -477,21 +507,21 @@ def _score_files(root, candidates: list[Candidate], query: Query, timeout: float
         touched = [f for f in candidate.files if f.rsplit("/", 1)[-1].rsplit(".", 1)[0].lower() in modules
                    or any(f.endswith(p) for p in query.paths)]
         if touched and not any(r.startswith("touches") for r in candidate.reasons):
-            candidate.score += 8
+            candidate.score += weights.named_module
             candidate.reasons.append("touches " + ", ".join(touched[:3]))
         if len(candidate.files) > 12:
-            candidate.score -= 5
+            candidate.score += weights.broad
             candidate.reasons.append(f"a broad change ({len(candidate.files)} files)")
         if all(_TEST_PATH_RE.search(f) or _DOC_RE.search(f) for f in candidate.files) and not all(_DOC_RE.search(f) for f in candidate.files):
-            candidate.score -= 4
+            candidate.score += weights.only_tests
             candidate.reasons.append("changes only tests")
         if all(_DOC_RE.search(f) for f in candidate.files):
-            candidate.score -= 15
+            candidate.score += weights.only_docs
             candidate.reasons.append("changes only docs/changelog")
 
 
 
-def _score_diffs(root, candidates: list[Candidate], query: Query, idf: dict, timeout: float) -> None:
+def _score_diffs(root, candidates: list[Candidate], query: Query, idf: dict, timeout: float, weights: Weights = WEIGHTS) -> None:
     """The lines each of the best candidates added or removed (one ``diff-tree --stdin -U0``, code
     and tests, not docs): a fix's test feeds the input the user reported (``.egg``, ``%25``) and its
     code names what broke, words its subject may lack. The share of a phrasing's rarity they hold
@@ -504,7 +534,7 @@ def _score_diffs(root, candidates: list[Candidate], query: Query, idf: dict, tim
         words = words_of("\n".join(lines[:MAX_DIFF_LINES]))
         share, shared = max(((sum(idf[w] for w in phrasing & words) / _whole(phrasing, idf), phrasing & words)
                              for phrasing in query.phrasings), key=lambda found: found[0], default=(0.0, set()))
-        gain = DIFF_WEIGHT * min(1.0, share) / (1 + math.log(1 + len(lines) / 50))
+        gain = weights.changed_lines * min(1.0, share) / (1 + math.log(1 + len(lines) / weights.changed_lines_size))
         if gain >= 1:
             candidate.score += gain
             candidate.reasons.append("its changed lines share " + " ".join(sorted(shared, key=lambda w: -idf[w])[:4]))
