@@ -307,9 +307,10 @@ def _doc_claim(claim, rel: str, deleted: set[str], before: str = "", pages: "Doc
                 continue
             if _OTHER_PROJECTS_RE.search(claim.text[: max(0, claim.text.find(address.value))]):
                 continue  # "the entry points of the library ``setup.py``": a file of the reader's project
-            readers = _READERS_PROJECT_RE.search(sentence) and not _OURS_RE.search(prefix)
+            ours = _OURS_RE.search(prefix)
+            readers = (_READERS_PROJECT_RE.search(sentence) or not for_contributors(rel)) and not ours
             if _NOT_NEEDED_RE.search(prefix) or ("/" not in value and (_GENERAL_FILE_RE.search(prefix) or readers)):
-                continue  # "usually in ``setup.py``", "replace the need for ``setup.py``"
+                continue  # "usually in ``setup.py``", "replace the need for ``setup.py``", a user guide's ``tox.ini``
         kept.append(address)
     claim.addresses = kept + linked
     claim.assertions = [a for a in claim.assertions if a.what not in _POINT_IN_TIME]
@@ -317,6 +318,25 @@ def _doc_claim(claim, rel: str, deleted: set[str], before: str = "", pages: "Doc
         return False
     claim.kind = classify(claim)
     return True
+
+
+# Who a document is for. A user guide naming a bare ``tox.ini`` or ``setup.cfg`` means the reader's
+# (tox's "Given a tox.ini with ...", dask's entry-point recipes); the pages for the people who work
+# on this repository (contributing, development, internals, release, agents' instructions, a
+# README beside the code it describes) name this repository's files.
+_CONTRIBUTOR_DOC_RE = re.compile(
+    r"(?:^|/)(?:[\w-]*(?:contribut|develop|hacking|maintain|internals|releas|dev[-_]?guide|dev[-_]?process|onboarding)[\w.-]*"
+    r"|AGENTS|CLAUDE|GEMINI|CODING[-_]?STANDARDS?)(?:/|\.\w+$|$)",
+    re.IGNORECASE,
+)
+_DOCS_FOLDER_RE = re.compile(r"^(?:docs?|sites?|website|documentation)/", re.IGNORECASE)
+
+
+def for_contributors(rel: str) -> bool:
+    """Whether the doc at ``rel`` is written for this repository's contributors: a contributor page,
+    or a README that is not a page of the user docs (the top one, ``tests/README.md``)."""
+    name = posixpath.basename(rel)
+    return bool(_CONTRIBUTOR_DOC_RE.search(rel)) or (name.upper().startswith("README") and not _DOCS_FOLDER_RE.match(rel))
 
 
 # "If your project already uses a ``setup.cfg``", "in your root project directory", "for a fictitious

@@ -65,6 +65,7 @@ _BRANCH_CUE_RE = re.compile(
 _BRANCH_AFTER_RE = re.compile(r"\s+branch(?:es)?\b", re.IGNORECASE)
 _ON_CUE_RE = re.compile(r"\b(?:on|from|into)\s*$", re.IGNORECASE)
 _COMMON_BRANCHES = frozenset("main master develop dev trunk next stable".split())
+_CODE_BRANCHES = frozenset("if else elif elsif except catch try finally case switch when then otherwise unless".split())
 _BARE_FILES = frozenset(
     "Makefile GNUmakefile Dockerfile Containerfile Procfile Gemfile Rakefile Justfile Vagrantfile Pipfile "
     "LICENSE LICENCE COPYING NOTICE AUTHORS CODEOWNERS CONTRIBUTING README CHANGELOG CHANGES".split()
@@ -85,6 +86,8 @@ def extract_addresses(text: str) -> list[Address]:
     text = _PROBE_RE.sub(lambda m: " " * len(m.group(0)), text)
     for match in _SPAN_RE.finditer(text):
         token = match.group(2).strip()
+        if _BRANCH_AFTER_RE.match(text, match.end()) and token in _CODE_BRANCHES:
+            continue  # "in the ``if`` branch (when the function returns ``True``)": a branch of the code
         if _BRANCH_AFTER_RE.match(text, match.end()) and _is_ref_name(token):  # "the `3.0` branch"
             found.append((match.start(), Address(BRANCH, token, quoted=True)))
             continue

@@ -203,11 +203,11 @@ def test_a_doc_saying_a_deleted_file_was_replaced_is_not_stale(project):
     project.commit("Add setup.py")
     project.git("rm", "-q", "setup.py")
     project.write("pyproject.toml", "[project]\nname = 'x'\n")
-    project.write("docs/build.md", "# Build\n\nThe project now uses `pyproject.toml` in place of `setup.py`.\n\n"
+    project.write("docs/development/build.md", "# Build\n\nThe project now uses `pyproject.toml` in place of `setup.py`.\n\n"
                   "`setup.py` was removed.\n\nThe version is read from `setup.py`.\n")
     project.commit("Move to pyproject.toml")
     stale = by_kind(audit(project), STALE)
-    assert [s.question.source for s in stale] == ["docs/build.md:7"]  # only the line that says it is still there
+    assert [s.question.source for s in stale] == ["docs/development/build.md:7"]  # only the line that says it is still there
 
 
 # --- the ladder for free questions ---------------------------------------------------------

@@ -71,10 +71,10 @@ def test_a_file_of_the_readers_project_is_not_this_repositorys(project):
     project.write("setup.py", "from setuptools import setup\nsetup()\n")
     project.commit("Add setup.py")
     project.git("rm", "-q", "setup.py")
-    project.write("docs/commands.md", "# Commands\n\nAdd a ``scrapy.commands`` section in the entry points of the library ``setup.py`` file.\n\n"
+    project.write("docs/development/commands.md", "# Commands\n\nAdd a ``scrapy.commands`` section in the entry points of the library ``setup.py`` file.\n\n"
                   "Put it in your `setup.py`.\n\nOur own build reads `setup.py`.\n")
     project.commit("Document commands")
-    assert [s.question.source for s in by_kind(audit(project), STALE)] == ["docs/commands.md:7"]
+    assert [s.question.source for s in by_kind(audit(project), STALE)] == ["docs/development/commands.md:7"]
 
 
 def test_onto_in_prose_is_no_branch(project):
@@ -156,10 +156,10 @@ def test_a_file_name_the_product_reads_names_the_readers_file(project):
     _deleted(project, "calc.ini", "build.cfg")
     project.write("src/config.py", 'from pathlib import Path\n\n\ndef load(root):\n    return (Path(root) / "calc.ini").read_text()\n')
     project.commit("Read calc.ini")
-    project.write("docs/config.rst", "Config\n======\n\nPlace your settings in ``calc.ini``.\n\n"
+    project.write("docs/development/config.rst", "Config\n======\n\nPlace your settings in ``calc.ini``.\n\n"
                   "Given a ``calc.ini`` with two keys, the output is short.\n\nOur build is configured in ``build.cfg``.\n")
     project.commit("Document the configuration")
-    assert [s.question.source for s in by_kind(audit(project), STALE)] == ["docs/config.rst:8"]
+    assert [s.question.source for s in by_kind(audit(project), STALE)] == ["docs/development/config.rst:8"]
 
 
 def test_example_and_readers_branches_are_not_this_repositorys(project):
@@ -191,7 +191,7 @@ def test_general_files_patches_reader_questions_and_lint_codes_are_no_claims(pro
     were stale FAILs; "The ``setup.py`` script builds the wheel." still is one."""
     _deleted(project, "setup.py", "setup.cfg")
     blob = project.git("rev-parse", "HEAD~1:setup.py").strip()[:7]
-    project.write("docs/guide.md", "\n".join([
+    project.write("docs/development/guide.md", "\n".join([
         "# Guide", "",
         "An entry point is defined in a distribution (usually in `setup.py` or `setup.cfg`).", "",  # 3: in general
         "With Hatch it can fully replace the need for `setup.py` and `setup.cfg`.", "",  # 5: not needed
@@ -202,7 +202,7 @@ def test_general_files_patches_reader_questions_and_lint_codes_are_no_claims(pro
         "- Tried out the tool?", "",  # 16: a question to the reader
     ]) + "\n")
     project.commit("Document the guide")
-    assert [s.question.source for s in by_kind(audit(project), STALE)] == ["docs/guide.md:9"]
+    assert [s.question.source for s in by_kind(audit(project), STALE)] == ["docs/development/guide.md:9"]
 
 
 def test_in_sync_with_names_a_branch_only_when_it_looks_like_one(project):
@@ -221,7 +221,7 @@ def test_archived_pages_fragments_file_kinds_other_repositories_and_repeats_are_
     one passage were stale FAILs; this repository's deleted ``.travis.yml`` still is one, once."""
     _deleted(project, ".travis.yml", "Makefile", "CHANGES/1284.bugfix.rst", "docs/old.rst")
     project.write("docs/deprecated/distutils/apiref.rst", "API\n===\n\nThe CI runs ``.travis.yml``.\n")
-    project.write("docs/guide.rst", "\n".join([
+    project.write("docs/development/guide.rst", "\n".join([
         "Guide", "=====", "",
         "Name a news fragment after its issue: ``CHANGES/1284.bugfix.rst`` for a fix.", "",  # 4
         "The values are stored in Python's :file:`Makefile`.", "",  # 6: a kind of file
@@ -231,7 +231,7 @@ def test_archived_pages_fragments_file_kinds_other_repositories_and_repeats_are_
         "Travis installs them in the ``install:`` section", "of ``.travis.yml``.", "",  # 16-17: the same question
     ]) + "\n")
     project.commit("Document the guide")
-    assert [s.question.source for s in by_kind(audit(project), STALE)] == ["docs/guide.rst:14"]
+    assert [s.question.source for s in by_kind(audit(project), STALE)] == ["docs/development/guide.rst:14"]
 
 
 def test_a_file_of_the_readers_project_named_anywhere_in_the_sentence_is_the_readers(project):
@@ -249,3 +249,20 @@ def test_a_file_of_the_readers_project_named_anywhere_in_the_sentence_is_the_rea
     ]) + "\n")
     project.commit("Document the CLI")
     assert [s.question.source for s in by_kind(audit(project), STALE)] == ["docs/cli.rst:10", "docs/cli.rst:12"]
+
+
+def test_a_bare_file_name_in_a_user_guide_is_the_readers_in_a_contributor_page_this_repositorys(project):
+    """Issue 20 (tox, dask, pytest-xdist): user guides name ``tox.ini`` and ``setup.cfg`` as the
+    reader's files ("Here we demonstrate with a ``tox.ini`` file"); 20 such stale FAILs were labeled
+    noise, none meaningful. The same bare name in a contributor page or in a README beside the code
+    (PyInstaller's ``tests/README.md`` on its removed ``.travis.yml``) is this repository's file; a path
+    with a folder is this repository's anywhere."""
+    _deleted(project, "tox.ini", "setup.cfg", ".travis.yml", "docs/source/settings.rst")
+    project.write("docs/reference/config.rst", "Config\n======\n\nHere we demonstrate with a ``tox.ini`` file.\n\n"
+                  "The necessary ``setup.cfg`` is as follows.\n\nThe options are listed in ``docs/source/settings.rst``.\n")
+    project.write("CONTRIBUTING.md", "# Contributing\n\nRun the linters configured in `tox.ini`.\n")
+    project.write("tests/README.md", "# Tests\n\nThe Linux jobs are defined in `.travis.yml`.\n")
+    project.write("docs/development/release.md", "# Releasing\n\nBump the version in `setup.cfg`.\n")
+    project.commit("Document the configuration")
+    assert sorted(s.question.source for s in by_kind(audit(project), STALE)) == [
+        "CONTRIBUTING.md:3", "docs/development/release.md:3", "docs/reference/config.rst:8", "tests/README.md:3"]

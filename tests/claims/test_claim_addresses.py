@@ -87,3 +87,11 @@ def test_a_file_after_a_merge_cue_is_a_path_not_a_branch():
     found = extract_addresses("the merge into `hooks.json` (the file has Claude Code's shape)")
     assert Address(BRANCH, "hooks.json") not in found and any(a.kind == PATH and a.value == "hooks.json" for a in found)
     assert Address(BRANCH, "release-2") in extract_addresses("merged into `release-2`")
+
+
+def test_a_keyword_before_branch_is_a_branch_of_the_code():
+    """Issue 20 (mypy's type narrowing docs): "In the ``if`` branch (when the function returns
+    ``True``)" was a stale FAIL: no git branch named ``if``."""
+    assert kinds("In the ``if`` branch (when the function returns ``True``), the type is narrowed.") == []
+    assert kinds("the ``else`` branch and the `except` branch") == []
+    assert kinds("the `3.0` branch, then the `iffy` branch") == [(BRANCH, "3.0"), (BRANCH, "iffy")]
