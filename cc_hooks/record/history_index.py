@@ -32,7 +32,7 @@ from typing import Optional
 _REC, _FIELD, _ITEM = "\x1e", "\x1f", "\x1d"
 _FORMAT = f"{_REC}%H{_FIELD}%aI{_FIELD}%P{_FIELD}%(trailers:key=Symptom,valueonly,unfold,separator=%x1d){_FIELD}%B"
 _TOKEN_RE = re.compile(r"#\d{1,7}\b|-{1,2}[A-Za-z][\w-]*|[A-Za-z_][\w.]*\w")
-VERSION = "8"  # change when the rows or the postings change shape
+VERSION = "9"  # change when the rows or the postings change shape
 
 
 _CODE_TOKEN_RE = re.compile(r"^[#-]|[_.]|.[A-Z]")
@@ -40,6 +40,9 @@ _KINDS = ("subject", "body", "names", "noted", "tests")
 # Where projects write what each change fixed, for the people who use it: files, and folders of fragments.
 _CHANGELOG_FILE_RE = re.compile(r"^(?:CHANGES|CHANGELOG|HISTORY|NEWS|RELEASE[-_ ]?NOTES)(?:\.\w+)?$", re.I)
 _CHANGELOG_DIRS = frozenset("whatsnew releases changelog changelog.d changes newsfragments news".split())
+# The names a changelog had before its rename (click's ``CHANGES`` became ``CHANGES.rst``): a walk
+# limited to HEAD's literal paths would lose the entries written under the old name.
+_CHANGELOG_NAMES = tuple(f"{stem}{ext}" for stem in ("CHANGES", "CHANGELOG", "HISTORY", "NEWS") for ext in ("", ".md", ".rst", ".txt"))
 _TEST_DIRS = frozenset(("tests", "test", "testing"))
 _TEST_FILE_RE = re.compile(r"^(?:test_.+|.+_tests?)\.\w+$")
 MAX_PATHSPECS = 400
@@ -163,7 +166,8 @@ def _read(root, revs: list, timeout: float) -> list[tuple]:
 def _places(root, head: str, timeout: float) -> tuple[list[str], list[str]]:
     """HEAD's changelog files and fragment folders, and its test folders and files, as literal
     pathspecs: a walk limited to literal paths prunes whole trees (a glob pathspec over 50,000
-    commits costs half a minute); a changelog renamed since keeps its history under its new name."""
+    commits costs half a minute); beside each changelog file, and at the top, the conventional
+    names it may have had before a rename."""
     from cc_hooks.git import run_git
 
     changelogs: set[str] = set()
@@ -180,6 +184,9 @@ def _places(root, head: str, timeout: float) -> tuple[list[str], list[str]]:
             tests.add("/".join(parts[: folder + 1]) + "/")
         elif _TEST_FILE_RE.match(parts[-1]):
             tests.add(path)
+    files = [p for p in changelogs if not p.endswith("/")]
+    for folder in {p.rsplit("/", 1)[0] + "/" if "/" in p else "" for p in files} | ({""} if files else set()):
+        changelogs.update(folder + name for name in _CHANGELOG_NAMES)
     if len(tests) > MAX_PATHSPECS:  # tests beside every module (``x_test.go``): their folders
         tests = {t.rsplit("/", 1)[0] + "/" if "/" in t else t for t in tests}
     return [f":(literal){p}" for p in sorted(changelogs)[:MAX_PATHSPECS]], [f":(literal){p}" for p in sorted(tests)[:MAX_PATHSPECS]]

@@ -79,3 +79,14 @@ def test_changelog_entries_that_say_they_fix_mark_their_commit(repo):
     marked = {index.rows[p][0] for p in index.noted(history_index.FIX_MARK)}
     assert {fixed, heading, fragment} <= marked and not {feature, news} & marked
     assert index.noted("spac") == {index.position(fragment)}
+
+
+def test_a_renamed_changelog_keeps_the_entries_written_under_its_old_name(repo):
+    """Issue 20 (click): ``CHANGES`` became ``CHANGES.rst``; a walk of HEAD's literal paths lost every
+    entry written before the rename, and with them the fixes they describe."""
+    fixed = commit_files(repo, "Close the temp file first", {"pager.py": "x = 1\n", "CHANGES": "- Fix pager crash on Windows.\n"})
+    commit_files(repo, "Release 1.0", {"CHANGES": "- Fix pager crash on Windows.\n- Colours.\n- Tabs.\n- Speed.\n"})
+    git(repo, "mv", "CHANGES", "CHANGES.rst")  # adds every entry again: a release's many, credited to none
+    git(repo, "commit", "-q", "-m", "Rename the changelog")
+    index = history_index.load(repo)
+    assert index.noted("pager") == {index.position(fixed)}
