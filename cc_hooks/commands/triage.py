@@ -278,7 +278,7 @@ def triage(root: Path, symptoms: list[str], config=None, timeout: float = 30.0) 
 
     result.prior = list(prior.values())
     _check_fixes(root, result.prior, index, others, timeout)
-    _superseded(result)
+    _superseded(root, result, timeout)
     _add_cause_gaps(result, config.record.symptoms)
     if decisions:
         for entry in decisions.entries:
@@ -320,11 +320,13 @@ def _add_history(root: Path, result: TriageResult, prior: dict, phrasings: list[
             result.mentions.append({"sha": candidate.sha, "date": candidate.date, "subject": candidate.subject, "matched_by": candidate.why})
 
 
-def _superseded(result: TriageResult) -> None:
+def _superseded(root: Path, result: TriageResult, timeout: float) -> None:
     """A fix whose lines were taken out by a commit that is itself a lead for this symptom (a prior
     fix or a ranked commit) was redone, not regressed: the later fix of the same thing replaced it.
     A commit found in history whose subject says it is a refactor fixed nothing: its code taken out
-    since is a rewrite, not a regression."""
+    since is a rewrite, not a regression. A commit of a merged branch whose lines a later commit of
+    the same branch took out is one step of the change that merge landed (rich's "Fix ZWJ and edge
+    cases", then "refine", in #3953)."""
     from cc_hooks.record.evidence import is_chore
 
     leads = {f.full_sha for cause in result.prior for f in cause.fixes if f.full_sha} | {m["sha"] for m in result.mentions}
@@ -339,6 +341,39 @@ def _superseded(result: TriageResult) -> None:
             elif cause.source == "commit" and is_chore(cause.cause):
                 fix.status, fix.intact = "rewritten", True
                 fix.detail = f"a refactor, not a fix: its code was rewritten since ({removal})"
+            elif (merge := _landed_together(root, fix.full_sha or fix.sha, fix.by, timeout)) is not None:
+                _judge_as_merged(root, fix, merge, removal, timeout)
+
+
+def _judge_as_merged(root: Path, fix: "FixStatus", merge: str, removal: str, timeout: float) -> None:
+    """A fix its own branch changed again before ``merge`` landed both is judged by the merge's net change."""
+    from cc_hooks.record import fixes as fixmod
+
+    patch = _patches(root, [merge], timeout).get(merge, b"")
+    judged = fixmod.judge_many(root, [(merge, patch, None, True)], timeout).get(merge)
+    _, intact, status, detail, _, by = _check_one(root, merge, True, patch, judged, timeout)
+    if intact:
+        fix.status, fix.intact, fix.by = "rewritten", True, None
+        fix.detail = f"changed again on its own branch before {merge[:12]} merged it, one change whose net lines HEAD has ({removal})"
+    else:
+        fix.status, fix.detail, fix.by = status, f"as merged by {merge[:12]}: {detail}", by
+
+
+def _landed_together(root: Path, sha: str, later: str, timeout: float) -> Optional[str]:
+    """The merge that landed ``sha`` when ``later`` is a commit of the same merged branch, else None:
+    the oldest merge descending from ``sha`` (one ``rev-list --ancestry-path``), and its branch
+    ``M^1..M^2`` (one ``rev-list``)."""
+    from cc_hooks.git import GitError, run_git
+
+    try:
+        merges = run_git(root, "rev-list", "--ancestry-path", "--merges", f"{sha}..HEAD", timeout=timeout).split()
+        if not merges:
+            return None
+        branch = set(run_git(root, "rev-list", f"{merges[-1]}^1..{merges[-1]}^2", timeout=timeout).split())
+    except GitError:
+        return None
+    full = {c for c in branch if c.startswith((sha, later))}
+    return merges[-1] if any(c.startswith(sha) for c in full) and any(c.startswith(later) for c in full) else None
 
 
 def _causes_by_sha(ledger) -> dict:

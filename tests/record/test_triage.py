@@ -206,7 +206,8 @@ def test_many_fixes_are_judged_in_one_batch_each_as_alone(repo, monkeypatch):
     assert judged[fixes["empty"]] == (True, None, "empty") and judged[fixes["reverted"]] == (True, False, "gone")
     assert judged[fixes["changed"]] == (True, True, "rewritten") and judged[fixes["side"]] == (False, False, "not-in-head")
     assert judged[fixes["merge"]] == judged[fixes["topic"]] == (True, True, "intact")
-    assert calls.count("rev-list") == 1 and calls.count("diff-tree") == 1 and "merge-base" not in calls  # the oldest fix
+    # the oldest fix; then, for the one gone fix, the merge that landed it and that merge's branch
+    assert calls.count("rev-list") == 1 + 2 and calls.count("diff-tree") == 1 and "merge-base" not in calls
     assert calls.count("cat-file") == 2 and "apply" not in calls  # object types, then every file of every fix
     assert calls.count("log") <= 4 and calls.count("grep") <= 1  # the history, its changelogs and its tests; who changed the lines of the fixes not intact
     assert calls.count("for-each-ref") == 1  # only the side-branch fix asks where it lives
@@ -230,3 +231,24 @@ def test_a_formatting_commit_after_the_fix_is_no_regression_alarm(repo):
     result = triage(repo, ["delete_where left the connection in an open transaction"])
     assert result.verdict == INTACT and result.prior[0].fixes[0].status == "intact"
     assert "regression" not in render_markdown(result)
+
+
+def test_a_later_commit_of_the_fixs_own_branch_is_one_change_not_a_regression(repo):
+    """Issue 20 (rich #3953): "Fix ZWJ and edge cases", then "refine" on the same branch brought back
+    a line the first commit removed; the merge landed both. The fix is the branch's net change:
+    'gone ... likely a regression' was a false alarm. The same line brought back on main after the
+    merge still is one."""
+    commit(repo, "Add the width table", {"cells.py": "def width(text):\n    start, end = TABLE[0]\n    return end\n"})
+    git(repo, "checkout", "-q", "-b", "zwj")
+    fix = commit(repo, "Fix the joiner crash\n\nSymptom: printing a zero width joiner raises StopIteration",
+                 {"cells.py": "def width(text):\n    return lookup(text)\n"})
+    commit(repo, "refine", {"cells.py": "def width(text):\n    start, end = TABLE[0]\n    return lookup(text, end)\n"})
+    git(repo, "checkout", "-q", "main")
+    commit(repo, "Unrelated", {"README.md": "hello\n"})
+    git(repo, "merge", "-q", "--no-ff", "-m", "Merge branch zwj", "zwj")
+    result = triage(repo, ["printing a zero width joiner raises StopIteration"])
+    [status] = result.prior[0].fixes
+    assert status.full_sha == fix and status.status == "rewritten" and "one change" in status.detail, status.detail
+    assert result.verdict == INTACT
+    commit(repo, "Go back to the table", {"cells.py": "def width(text):\n    start, end = TABLE[0]\n    return end\n"})
+    assert triage(repo, ["printing a zero width joiner raises StopIteration"]).verdict == KNOWN
