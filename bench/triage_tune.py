@@ -9,7 +9,7 @@ Every symptom is ranked by ``cc_hooks.record.evidence.rank`` (the ranking alone,
 (``triage_accuracy.true_fixes``) is there. History is immutable, so git's answers are kept in
 memory and, with ``--memo``, on disk between runs: a variant costs seconds, not minutes.
 
-``--search``: coordinate descent from ``evidence.WEIGHTS``: each weight in turn is scaled (x0.5,
+``--search``: coordinate descent from ``evidence.WEIGHTS`` (or ``--start``): each weight in turn is scaled (x0.5,
 x0.75, x1.25, x1.5, x2, and 0) and the best change is kept when it raises top-1 + top-3 on the
 ``--set`` symptoms; the ``--held-out`` sets are ranked with the weights found and never searched on.
 """
@@ -31,6 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 SCALES = (0.5, 0.75, 1.25, 1.5, 2.0, 0.0)
 BOUNDED = {"text_floor", "body", "tests"}  # shares: at most 1
+POSITIVE = {"changed_lines_size"}  # a divisor: never 0
 DEPTH = 8  # ranks looked at (the reciprocal rank of a fix below this counts 0)
 
 
@@ -229,6 +230,8 @@ def search(pool: Pool, start: dict, rounds: int) -> dict:
         for name in start:
             trials = {}
             for scale in SCALES:
+                if scale == 0 and name in POSITIVE:
+                    continue
                 value = best[name] * scale
                 if name in BOUNDED:
                     value = min(value, 1.0)
@@ -255,15 +258,21 @@ def main(argv=None) -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--search", action="store_true")
     parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--start", default="", help="name=value,... : weights to start from instead of evidence.WEIGHTS")
     args = parser.parse_args(argv)
     from cc_hooks.record.evidence import WEIGHTS
 
     if args.memo:
         args.memo.mkdir(parents=True, exist_ok=True)
     start = dataclasses.asdict(WEIGHTS)
+    for item in filter(None, args.start.split(",")):
+        name, _, value = item.partition("=")
+        if name not in start:
+            raise SystemExit(f"--start: no weight named {name!r} (weights: {', '.join(start)})")
+        start[name] = float(value)
     searched = Pool([(_repo_of(s, args.clones), s) for s in args.sets], args.jobs, args.memo)
     try:
-        print(_line("searched sets, evidence.WEIGHTS", searched.places(start)), flush=True)
+        print(_line("searched sets, starting weights", searched.places(start)), flush=True)
         found = search(searched, start, args.rounds) if args.search else start
         if args.search:
             print(_line("searched sets, weights found", searched.places(found)))
@@ -273,7 +282,7 @@ def main(argv=None) -> int:
     if args.held_out:
         held = Pool([(_repo_of(s, args.clones), s) for s in args.held_out], args.jobs, args.memo)
         try:
-            print(_line("held-out sets, evidence.WEIGHTS", held.places(start)))
+            print(_line("held-out sets, starting weights", held.places(start)))
             if found != start:
                 print(_line("held-out sets, weights found", held.places(found)))
         finally:

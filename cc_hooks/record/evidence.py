@@ -80,29 +80,30 @@ STRONG = 10.0  # a candidate this strong is a prior cause; below it, a mention
 
 @dataclass(frozen=True)
 class Weights:
-    """What each kind of evidence adds to (or takes from) a candidate's score, in one place:
-    ``bench/triage_tune.py`` measures variants of them on the labeled sets."""
+    """What each kind of evidence adds to (or takes from) a candidate's score, in one place. The
+    values are ``bench/triage_tune.py --search``'s on the 199 labeled symptoms of rounds 1-4
+    (DECISIONS.md), but the penalty of a docs-only commit: the fix is the commit that changed code."""
 
     issue: float = 40.0  # the message names an issue the symptom names
-    changed_identifier: float = 12.0  # a diff changing a line with a named identifier (the rarest; less for common ones)
-    introduced: float = 2.0  # the commit that introduced the identifier
+    changed_identifier: float = 6.0  # a diff changing a line with a named identifier (the rarest; less for common ones)
+    introduced: float = 0.0  # the commit that introduced the identifier (found by the same walk; no gain measured)
     named_identifier: float = 4.0  # the message names it (less for a name hundreds of messages name)
     text: float = 30.0  # all of a phrasing's rarest words in the subject or a changelog entry credited to it
-    text_floor: float = 0.2  # below this share, the words count for nothing
+    text_floor: float = 0.1  # below this share, the words count for nothing
     body: float = 0.6  # what the whole message's share is worth against the subject's
-    tests: float = 0.8  # what the new tests' names' share is worth
-    fixish: float = 3.0  # the subject or its changelog entry says it fixed something
-    merge: float = -6.0
+    tests: float = 1.0  # what the new tests' names' share is worth
+    fixish: float = 5.625  # the subject or its changelog entry says it fixed something
+    merge: float = 0.0  # its branch's commit keeps the better score of the two (``_fold_merges``)
     release: float = -12.0
     chore: float = -3.0
     docs_subject: float = -12.0
-    defining_file: float = 3.0  # touches the file defining a named identifier
-    named_module: float = 8.0  # touches a named path or module
-    broad: float = -5.0  # more than 12 files
+    defining_file: float = 6.0  # touches the file defining a named identifier
+    named_module: float = 0.0  # touches a named path or module (a named path is a defining file already)
+    broad: float = -2.5  # more than 12 files
     only_tests: float = -4.0
     only_docs: float = -15.0
     changed_lines: float = 10.0  # a small diff holding all of a phrasing's rarest words
-    changed_lines_size: float = 50.0  # the diff size (lines) at which that is worth 1 / (1 + log 2)
+    changed_lines_size: float = 37.5  # the diff size (lines) at which that is worth 1 / (1 + log 2)
 
 
 WEIGHTS = Weights()
@@ -506,7 +507,7 @@ def _score_files(root, candidates: list[Candidate], query: Query, timeout: float
             continue
         touched = [f for f in candidate.files if f.rsplit("/", 1)[-1].rsplit(".", 1)[0].lower() in modules
                    or any(f.endswith(p) for p in query.paths)]
-        if touched and not any(r.startswith("touches") for r in candidate.reasons):
+        if touched and weights.named_module and not any(r.startswith("touches") for r in candidate.reasons):
             candidate.score += weights.named_module
             candidate.reasons.append("touches " + ", ".join(touched[:3]))
         if len(candidate.files) > 12:

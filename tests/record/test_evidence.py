@@ -194,7 +194,7 @@ def test_a_refactor_whose_code_was_removed_since_is_no_regression(tmp_path):
     _padding(root)
     body = "".join(f"def helper_{n}(value):\n    return value.strip().lower() + '{n}'\n\n\n" for n in range(6))
     refactor = commit(root, "Refactor Authorization header parsing", {"auth.py": f"def parse(value):\n    return helper_0(value)\n\n\n{body}"})
-    commit(root, "Remove the old authorization behaviour", {"auth.py": "def parse(value):\n    return value\n"})
+    commit(root, "Drop the helpers", {"auth.py": "def parse(value):\n    return value\n"})  # no lead: no word of the symptom
     result = triage(root, ["Authorization header parsing breaks"])
     top = result.prior[0]
     assert top.fixes[0].full_sha == refactor
