@@ -23,7 +23,11 @@ A directory is a dependency tree when
   path), it holds a license file other than the project's (``LICENSE``, ``COPYING``) and no project
   manifest (``pyproject.toml``, ``setup.py``, ``package.json``, ``Cargo.toml``, ``go.mod``): a library
   copied in with its license (PyInstaller's ``bootloader/zlib``). A workspace member has its manifest
-  beside its license, and is the project's own; so are docs and examples under their own license.
+  beside its license, and is the project's own; so are docs and examples under their own license;
+- among the ``listed`` paths, it sits in a ``deps``, ``extern``, ``external`` or vendoring directory
+  and holds its own build (``configure.ac``, ``CMakeLists.txt``, a project manifest): gevent's
+  ``deps/c-ares``; or its name is a version number (``3.12``, ``2.7``, ``3.x``), a snapshot of that
+  version of something else: gevent's ``src/greentest/3.12`` (CPython's tests), PyPy's ``lib-python/2.7``.
 
 Cargo's and Maven's ``target/`` are build output, not dependency trees; ignore them in
 ``.gitignore`` as usual.
@@ -32,6 +36,7 @@ Cargo's and Maven's ``target/`` are build output, not dependency trees; ignore t
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Iterable, Optional
 
@@ -45,6 +50,9 @@ VENDOR_MARKERS = ("modules.txt", "autoload.php", "vendor.txt", "vendor.json")
 VENDOR_NAMES = frozenset({"vendor", "_vendor", "vendored", "_vendored", "third_party", "thirdparty", "3rdparty"})
 LICENSE_FILES = ("LICENSE", "LICENSE.txt", "LICENSE.md", "LICENSE.rst", "LICENCE", "LICENCE.txt", "COPYING", "COPYING.txt")
 PROJECT_MANIFESTS = ("pyproject.toml", "setup.py", "setup.cfg", "package.json", "Cargo.toml", "go.mod", "pom.xml", "build.gradle")
+# A project's own build, beside its sources: a folder under ``deps/`` holding one is a project copied in
+BUILD_FILES = PROJECT_MANIFESTS + ("configure.ac", "configure", "CMakeLists.txt", "Makefile.am", "meson.build", "SConstruct")
+COPIES_NAMES = VENDOR_NAMES | {"deps", "extern", "external"}
 
 
 def named_dependency_dir(name: str) -> bool:
@@ -78,6 +86,11 @@ class DependencyTrees:
             parent, _, folder = directory.rpartition("/")
             if parent and folder.endswith(".dist-info") and parent.rsplit("/", 1)[-1] in VENDOR_NAMES:
                 self._known[parent] = True
+            if name in BUILD_FILES and parent.rsplit("/", 1)[-1].lower() in COPIES_NAMES:
+                self._known[directory] = True  # gevent's deps/c-ares (configure.ac): upstream's code
+            version = next((i for i, part in enumerate(directory.split("/")) if part[:1].isdigit() and _VERSION_DIR_RE.match(part)), None)
+            if version is not None and not _DOCS_PARTS & set(directory.lower().split("/")):
+                self._known["/".join(directory.split("/")[: version + 1])] = True  # gevent's src/greentest/3.12
         for directory in licensed - manifested:
             if self._copied_in(directory):
                 self._known[directory] = True
@@ -124,6 +137,9 @@ class DependencyTrees:
         return bool(self._own_license) and bool(theirs) and not theirs & self._own_license
 
 
+# A folder named by a version holds a snapshot of that version of something else: gevent's
+# ``src/greentest/3.12`` (CPython's tests of 3.12), PyPy's ``lib-python/2.7``
+_VERSION_DIR_RE = re.compile(r"^\d+\.(?:\d+|x)$")
 _DOCS_PARTS = frozenset({"docs", "doc", "documentation", "examples", "example", "site", "_themes", "themes", "_static", "static"})
 
 

@@ -217,3 +217,16 @@ def test_a_license_rule_never_hides_docs_a_crlf_copy_or_marks_without_the_projec
     assert trees.contains("vendor/lib/x.c") and trees.contains("env/lib/x.md")
     (tmp_path / "LICENSE-MIT").unlink()
     assert not DependencyTrees(tmp_path, list(files)).contains("vendor/lib/x.c")  # the project's license unknown
+
+
+def test_a_project_copied_into_deps_and_a_folder_named_by_a_version_are_other_peoples_code(tmp_path):
+    """Issue 20 round 6 (gevent): the audit asked about 14 hacks and skips of ``deps/c-ares`` (c-ares,
+    with its own ``configure.ac``, no license file) and of ``src/greentest/3.12`` (copies of CPython's
+    tests); all were labeled noise. The project's own code beside them, a workspace package outside a
+    ``deps`` folder, and a docs folder named by a version stay the project's."""
+    listed = ["deps/c-ares/configure.ac", "deps/c-ares/src/lib/ares.c", "deps/cares-make.patch", "src/greentest/3.12/test_socket.py",
+              "src/greentest/test_own.py", "packages/own/pyproject.toml", "packages/own/core.py", "docs/3.12/index.md",
+              "src/pkg/v1.2/api.py"]
+    trees = DependencyTrees(tmp_path, listed)
+    assert [p for p in listed if trees.contains(p)] == ["deps/c-ares/configure.ac", "deps/c-ares/src/lib/ares.c",
+                                                        "src/greentest/3.12/test_socket.py"]

@@ -201,7 +201,7 @@ MAX_SCANNED = 400  # oddities found before ranking; the questions keep the best 
 PER_FILE = 2  # of each kind: a file with many sleeps or hacks is two questions, not twenty
 _DEMO_PATH_RE = re.compile(r"(?:^|/)(?:examples?|demos?|samples?|docs?|benchmarks?)/"
                            # test data: a formatter's cases, fixtures, snapshots (their comments are the input, not notes)
-                           r"|(?:^|/)(?:tests?|testing)/(?:.+/)?(?:data|fixtures?|cases|resources|snapshots|roots)/"
+                           r"|(?:^|/)(?:tests?|testing)/(?:.+/)?(?:data|fixtures?|cases|resources|snapshots|roots|examplefiles|samples?)/"
                            r"|(?:^|/)(?:fixtures?|testdata|test_data|__snapshots__)/")
 
 
@@ -219,6 +219,8 @@ def scan_oddities(view: Path, timeout: float = 30.0, limit: int = MAX_ODDITIES) 
     copies: dict[tuple, Oddity] = {}
     for rel in sorted(p for p in listed if is_code_path(p) and not trees.contains(p) and not _DEMO_PATH_RE.search(p)):
         lines = _code_lines(view / rel)
+        if copied_from_elsewhere(lines):
+            continue
         test = is_test_path(rel)
         regions = _python_regions(lines) if rel.endswith((".py", ".pyi")) else None
         per_kind: dict[str, int] = {}
@@ -240,6 +242,24 @@ def scan_oddities(view: Path, timeout: float = 30.0, limit: int = MAX_ODDITIES) 
         if len(found) >= MAX_SCANNED:
             break
     return sorted(found, key=_priority)[:limit]
+
+
+# A file whose header says it is another project's code: "This is part of Python source code with
+# Eventlet-specific modifications", the PSF license, "Copied from Django's ...". Its hacks are upstream's;
+# a file holding "portions" of another's code is still this project's.
+_COPIED_HEADER_RE = re.compile(
+    r"\bPython\s+Software\s+Foundation\b|\b(?:part|a\s+copy)\s+of\s+(?:the\s+)?C?Python(?:'s)?\s+(?:source|standard\s+library|stdlib)\b"
+    # the whole file: "Copied from ...", "This module was taken from ..." (not "Portions of this code taken from")
+    r"|^\W*(?:this\s+(?:file|module)\s+(?:is|was)\s+)?(?:copied|taken|vendored|borrowed)\s+(?:verbatim\s+)?from\b",
+    re.IGNORECASE | re.MULTILINE,
+)
+HEADER_LINES = 15
+
+
+def copied_from_elsewhere(lines: list[str]) -> bool:
+    """Whether the first lines of a file (its header comment or docstring) say it is a copy of
+    another project's code."""
+    return _COPIED_HEADER_RE.search("\n".join(lines[:HEADER_LINES])) is not None
 
 
 def _applied(found: list[Oddity], oddity: Oddity) -> Optional[Oddity]:

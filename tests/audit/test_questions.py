@@ -560,3 +560,18 @@ def test_hacks_that_exist_stay_questions_beside_the_rules_that_drop_declined_app
     asked = {(o.path, o.line) for o in scan_oddities(project.root)}
     assert {("src/a.py", 1), ("src/a.py", 3), ("src/b.py", 1), ("src/b.py", 3), ("src/d.py", 1), ("src/d.py", 3), ("src/c.py", 1), ("src/c.py", 63),
             ("tests/test_up.py", 2)} <= asked
+
+
+def test_a_file_whose_header_says_it_is_another_projects_copy_asks_nothing(project):
+    """Issue 20 round 6 (eventlet, pygments): eventlet's ``green/http/client.py`` ("This is part of Python
+    source code with Eventlet-specific modifications", the PSF license) carries CPython's hacks, and
+    pygments' ``tests/examplefiles`` are lexer input; all were labeled noise. A file holding "portions"
+    of another project's code (gevent's resolver) is this project's."""
+    hack = "# hack to keep the old names importable\nx = 1\n"
+    project.write("src/green/client.py", "# This is part of Python source code with Eventlet-specific modifications.\n#\n"
+                  "# Copyright (c) 2001 Python Software Foundation; All Rights Reserved\n\n" + hack)
+    project.write("src/green/profile.py", '"""Copied from the standard library, unchanged."""\n\n' + hack)
+    project.write("tests/examplefiles/bash/ltmain.sh", "# hack around a BeOS sed bug\nsed -e x\n")
+    project.write("src/resolver.py", "# Portions of this code taken from the gogreen project:\n# (c) 2005 Slide, Inc.\n\n" + hack)
+    project.commit("Add copies")
+    assert [(o.path, o.line) for o in scan_oddities(project.root)] == [("src/resolver.py", 4)]
