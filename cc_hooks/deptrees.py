@@ -24,10 +24,11 @@ A directory is a dependency tree when
   manifest (``pyproject.toml``, ``setup.py``, ``package.json``, ``Cargo.toml``, ``go.mod``): a library
   copied in with its license (PyInstaller's ``bootloader/zlib``). A workspace member has its manifest
   beside its license, and is the project's own; so are docs and examples under their own license;
-- among the ``listed`` paths, it sits in a ``deps``, ``extern``, ``external`` or vendoring directory
-  and holds its own build (``configure.ac``, ``CMakeLists.txt``, a project manifest): gevent's
-  ``deps/c-ares``; or its name is a version number (``3.12``, ``2.7``, ``3.x``), a snapshot of that
-  version of something else: gevent's ``src/greentest/3.12`` (CPython's tests), PyPy's ``lib-python/2.7``.
+- among the ``listed`` paths, it sits in a ``deps`` or vendoring directory and holds its own build
+  (``configure.ac``, ``CMakeLists.txt``, a project manifest): gevent's ``deps/c-ares``; or its name is
+  a version number (``3.12``, ``2.7``, ``3.x``) inside a test tree or a copied standard library, a
+  snapshot of that version of something else: gevent's ``src/greentest/3.12`` (CPython's tests),
+  PyPy's ``lib-python/2.7``.
 
 Cargo's and Maven's ``target/`` are build output, not dependency trees; ignore them in
 ``.gitignore`` as usual.
@@ -52,7 +53,7 @@ LICENSE_FILES = ("LICENSE", "LICENSE.txt", "LICENSE.md", "LICENSE.rst", "LICENCE
 PROJECT_MANIFESTS = ("pyproject.toml", "setup.py", "setup.cfg", "package.json", "Cargo.toml", "go.mod", "pom.xml", "build.gradle")
 # A project's own build, beside its sources: a folder under ``deps/`` holding one is a project copied in
 BUILD_FILES = PROJECT_MANIFESTS + ("configure.ac", "configure", "CMakeLists.txt", "Makefile.am", "meson.build", "SConstruct")
-COPIES_NAMES = VENDOR_NAMES | {"deps", "extern", "external"}
+COPIES_NAMES = VENDOR_NAMES | {"deps"}
 
 
 def named_dependency_dir(name: str) -> bool:
@@ -72,11 +73,16 @@ class DependencyTrees:
         self.root = Path(root)
         self._known: dict[str, bool] = {}
         self._own_license: Optional[set] = None
-        licensed, manifested = set(), set()
+        licensed, manifested, seen = set(), set(), set()
         for path in listed:
             directory, _, name = path.rpartition("/")
             if not directory:
                 continue
+            if directory not in seen:
+                seen.add(directory)
+                snapshot = _version_snapshot(directory)
+                if snapshot:
+                    self._known[snapshot] = True  # gevent's src/greentest/3.12
             if name in ENV_MARKERS or (name in VENDOR_MARKERS and directory.rsplit("/", 1)[-1] in VENDOR_NAMES):
                 self._known[directory] = True
             elif name in LICENSE_FILES:
@@ -88,9 +94,6 @@ class DependencyTrees:
                 self._known[parent] = True
             if name in BUILD_FILES and parent.rsplit("/", 1)[-1].lower() in COPIES_NAMES:
                 self._known[directory] = True  # gevent's deps/c-ares (configure.ac): upstream's code
-            version = next((i for i, part in enumerate(directory.split("/")) if part[:1].isdigit() and _VERSION_DIR_RE.match(part)), None)
-            if version is not None and not _DOCS_PARTS & set(directory.lower().split("/")):
-                self._known["/".join(directory.split("/")[: version + 1])] = True  # gevent's src/greentest/3.12
         for directory in licensed - manifested:
             if self._copied_in(directory):
                 self._known[directory] = True
@@ -124,22 +127,41 @@ class DependencyTrees:
         markers = ENV_MARKERS + (VENDOR_MARKERS if name in VENDOR_NAMES else ())
         return any(os.path.lexists(base / marker) for marker in markers)
 
+    def psf_licensed(self) -> bool:
+        """Whether the project's own license is the Python Software Foundation's (CPython's copies are its own)."""
+        return any("python software foundation" in text.lower() for text in self._own_licenses())
+
+    def _own_licenses(self) -> set:
+        if self._own_license is None:
+            found = [n for n in _listdir(self.root) if n.upper().startswith(("LICENSE", "LICENCE", "COPYING"))]
+            self._own_license = {_license_text(self.root / n) for n in found} - {None}
+        return self._own_license
+
     def _copied_in(self, directory: str) -> bool:
         """Whether ``directory``'s license file is another one than the project's (a package shipping
         a copy of the project's own license is the project's; the docs' own license, CC-BY, leaves
         them the project's docs). Unknown when the project's license is not found: not copied in."""
         if _DOCS_PARTS & set(directory.lower().split("/")):
             return False
-        if self._own_license is None:
-            found = [n for n in _listdir(self.root) if n.upper().startswith(("LICENSE", "LICENCE", "COPYING"))]
-            self._own_license = {_license_text(self.root / n) for n in found} - {None}
+        own = self._own_licenses()
         theirs = {_license_text(self.root / directory / n) for n in LICENSE_FILES} - {None}
-        return bool(self._own_license) and bool(theirs) and not theirs & self._own_license
+        return bool(own) and bool(theirs) and not theirs & own
 
 
-# A folder named by a version holds a snapshot of that version of something else: gevent's
-# ``src/greentest/3.12`` (CPython's tests of 3.12), PyPy's ``lib-python/2.7``
+# A folder named by a version, in a test tree or a copied standard library, holds a snapshot of that
+# version of something else: gevent's ``src/greentest/3.12`` (CPython's tests of 3.12), PyPy's
+# ``lib-python/2.7``. Elsewhere (``schemas/2.0``, ``docker/3.12``) it is the project's own.
 _VERSION_DIR_RE = re.compile(r"^\d+\.(?:\d+|x)$")
+_SNAPSHOT_PARENT_RE = re.compile(r"test|^lib-python$|^stdlib$|^lib$", re.IGNORECASE)
+
+
+def _version_snapshot(directory: str) -> Optional[str]:
+    """The version-named folder of ``directory`` (or an ancestor) that is a snapshot, or None."""
+    parts = directory.split("/")
+    for i, part in enumerate(parts[1:], 1):
+        if part[:1].isdigit() and _VERSION_DIR_RE.match(part) and _SNAPSHOT_PARENT_RE.search(parts[i - 1]):
+            return None if _DOCS_PARTS & {p.lower() for p in parts[:i]} else "/".join(parts[: i + 1])
+    return None
 _DOCS_PARTS = frozenset({"docs", "doc", "documentation", "examples", "example", "site", "_themes", "themes", "_static", "static"})
 
 

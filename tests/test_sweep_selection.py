@@ -222,11 +222,13 @@ def test_a_license_rule_never_hides_docs_a_crlf_copy_or_marks_without_the_projec
 def test_a_project_copied_into_deps_and_a_folder_named_by_a_version_are_other_peoples_code(tmp_path):
     """Issue 20 round 6 (gevent): the audit asked about 14 hacks and skips of ``deps/c-ares`` (c-ares,
     with its own ``configure.ac``, no license file) and of ``src/greentest/3.12`` (copies of CPython's
-    tests); all were labeled noise. The project's own code beside them, a workspace package outside a
-    ``deps`` folder, and a docs folder named by a version stay the project's."""
+    tests); all were labeled noise. The project's own code beside them, a package in ``external/``
+    with its own manifest, and folders named by a version outside a test tree or a copied standard
+    library (``schemas/2.0``, ``docker/3.12``, a docs version) stay the project's (review)."""
     listed = ["deps/c-ares/configure.ac", "deps/c-ares/src/lib/ares.c", "deps/cares-make.patch", "src/greentest/3.12/test_socket.py",
               "src/greentest/test_own.py", "packages/own/pyproject.toml", "packages/own/core.py", "docs/3.12/index.md",
-              "src/pkg/v1.2/api.py"]
+              "src/pkg/v1.2/api.py", "src/app/schemas/2.0/order.json", "docker/3.12/Dockerfile", "external/ownplugin/pyproject.toml",
+              "external/ownplugin/core.py", "lib-python/2.7/os.py"]
     trees = DependencyTrees(tmp_path, listed)
     assert [p for p in listed if trees.contains(p)] == ["deps/c-ares/configure.ac", "deps/c-ares/src/lib/ares.c",
-                                                        "src/greentest/3.12/test_socket.py"]
+                                                        "src/greentest/3.12/test_socket.py", "lib-python/2.7/os.py"]

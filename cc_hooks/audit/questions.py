@@ -219,7 +219,7 @@ def scan_oddities(view: Path, timeout: float = 30.0, limit: int = MAX_ODDITIES) 
     copies: dict[tuple, Oddity] = {}
     for rel in sorted(p for p in listed if is_code_path(p) and not trees.contains(p) and not _DEMO_PATH_RE.search(p)):
         lines = _code_lines(view / rel)
-        if copied_from_elsewhere(lines):
+        if copied_from_elsewhere(lines, trees.psf_licensed()):
             continue
         test = is_test_path(rel)
         regions = _python_regions(lines) if rel.endswith((".py", ".pyi")) else None
@@ -246,20 +246,43 @@ def scan_oddities(view: Path, timeout: float = 30.0, limit: int = MAX_ODDITIES) 
 
 # A file whose header says it is another project's code: "This is part of Python source code with
 # Eventlet-specific modifications", the PSF license, "Copied from Django's ...". Its hacks are upstream's;
-# a file holding "portions" of another's code is still this project's.
+# a file holding "portions" of another's code is still this project's, and so is a project under the PSF
+# license itself.
 _COPIED_HEADER_RE = re.compile(
-    r"\bPython\s+Software\s+Foundation\b|\b(?:part|a\s+copy)\s+of\s+(?:the\s+)?C?Python(?:'s)?\s+(?:source|standard\s+library|stdlib)\b"
+    r"\b(?P<psf>Python\s+Software\s+Foundation)\b|\b(?:part|a\s+copy)\s+of\s+(?:the\s+)?C?Python(?:'s)?\s+(?:source|standard\s+library|stdlib)\b"
     # the whole file: "Copied from ...", "This module was taken from ..." (not "Portions of this code taken from")
     r"|^\W*(?:this\s+(?:file|module)\s+(?:is|was)\s+)?(?:copied|taken|vendored|borrowed)\s+(?:verbatim\s+)?from\b",
     re.IGNORECASE | re.MULTILINE,
 )
 HEADER_LINES = 15
+_DOCSTRING_START_RE = re.compile(r"""^\s*[rRbBuU]?("{3}|'{3})""")
 
 
-def copied_from_elsewhere(lines: list[str]) -> bool:
-    """Whether the first lines of a file (its header comment or docstring) say it is a copy of
-    another project's code."""
-    return _COPIED_HEADER_RE.search("\n".join(lines[:HEADER_LINES])) is not None
+def copied_from_elsewhere(lines: list[str], psf_project: bool = False) -> bool:
+    """Whether a file's header (its leading comments and docstring, within ``HEADER_LINES``) says it
+    is a copy of another project's code; ``psf_project``: the project's own license is the PSF's."""
+    found = _COPIED_HEADER_RE.search("\n".join(_header(lines)))
+    return found is not None and not (psf_project and found.group("psf"))
+
+
+def _header(lines: list[str]) -> list[str]:
+    """The comment and docstring lines before the first statement (a shebang and blank lines aside)."""
+    header, quote = [], None
+    for line in lines[:HEADER_LINES]:
+        if quote is not None:
+            header.append(line)
+            quote = None if quote in line else quote
+            continue
+        opened = _DOCSTRING_START_RE.match(line)
+        if opened:
+            header.append(line)
+            rest = line[opened.end():]
+            quote = None if opened.group(1) in rest else opened.group(1)
+        elif not line.strip() or _COMMENT_LINE_RE.match(line):
+            header.append(line)
+        else:
+            break
+    return header
 
 
 def _applied(found: list[Oddity], oddity: Oddity) -> Optional[Oddity]:

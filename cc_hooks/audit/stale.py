@@ -307,7 +307,7 @@ def _doc_claim(claim, rel: str, deleted: set[str], before: str = "", pages: "Doc
                 continue
             if _OTHER_PROJECTS_RE.search(claim.text[: max(0, claim.text.find(address.value))]):
                 continue  # "the entry points of the library ``setup.py``": a file of the reader's project
-            ours = _OURS_RE.search(prefix)
+            ours = _OURS_RE.search(prefix) or _RUNS_IT_RE.search(prefix)
             readers = (_READERS_PROJECT_RE.search(sentence) or not for_contributors(rel)) and not ours
             if _NOT_NEEDED_RE.search(prefix) or ("/" not in value and (_GENERAL_FILE_RE.search(prefix) or readers)):
                 continue  # "usually in ``setup.py``", "replace the need for ``setup.py``", a user guide's ``tox.ini``
@@ -345,6 +345,8 @@ _READERS_PROJECT_RE = re.compile(r"\byour\s+(?:own\s+)?(?:[\w-]+\s+){0,2}(?:proj
                                  r"|\b(?:fictitious|hypothetical|imaginary)\b", re.IGNORECASE)
 # "Copy our ``setup.cfg`` into your project": this repository's file, whoever the sentence is for
 _OURS_RE = re.compile(r"\b(?:our|this\s+(?:repository|project|repo)'?s?)\s+(?:own\s+)?[`'\"*]*$", re.IGNORECASE)
+# "Run python setup.py install", "then ./configure": a command run in this repository's checkout runs its file
+_RUNS_IT_RE = re.compile(r"(?:(?:\bpython[\d.]*|\bsh|\bbash|\bsource|\bmake\s+-f|\bpip\s+install\s+-r)\s+|(?<![\w.])\./)[`'\"*]*$", re.IGNORECASE)
 _REPO_URL_RE = re.compile(r"\bhttps?://(?:www\.)?(?:github\.com|gitlab\.com|bitbucket\.org|codeberg\.org)/[\w.-]+/[\w.-]+", re.IGNORECASE)
 # A towncrier news fragment (``CHANGES/1284.bugfix.rst``, ``changelog.d/+fix.md``): named after its issue, gone at release
 _FRAGMENT_PATH_RE = re.compile(r"(?:^|/)(?:changes|changelog\.d|changelog|newsfragments|news|changes\.d)/(?:\d+|\+[\w-]+)\.[A-Za-z]\w*(?:\.\w+)?$",

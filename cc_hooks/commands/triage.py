@@ -346,12 +346,22 @@ def _superseded(root: Path, result: TriageResult, timeout: float) -> None:
 
 
 def _judge_as_merged(root: Path, fix: "FixStatus", merge: str, removal: str, timeout: float) -> None:
-    """A fix its own branch changed again before ``merge`` landed both is judged by the merge's net change."""
+    """A fix its own branch changed again before ``merge`` landed both is judged by the merge's net
+    change, when that change still carries the fix: most of the names the fix's lines brought in are
+    among the merge's added lines. A branch that undid the fix before the merge keeps the alarm."""
+    from cc_hooks.git import GitError
     from cc_hooks.record import fixes as fixmod
 
-    patch = _patches(root, [merge], timeout).get(merge, b"")
-    judged = fixmod.judge_many(root, [(merge, patch, None, True)], timeout).get(merge)
-    _, intact, status, detail, _, by = _check_one(root, merge, True, patch, judged, timeout)
+    try:
+        patches = _patches(root, [fix.full_sha or fix.sha, merge], timeout)
+        patch = patches.get(merge, b"")
+        if not _carries(patches.get(fix.full_sha or fix.sha, b""), patch):
+            fix.detail = f"undone on its own branch before {merge[:12]} merged it ({removal}): likely a regression"
+            return
+        judged = fixmod.judge_many(root, [(merge, patch, None, True)], timeout).get(merge)
+        _, intact, status, detail, _, by = _check_one(root, merge, True, patch, judged, timeout)
+    except GitError:
+        return  # the alarm stands, as the fix alone was judged
     if intact:
         fix.status, fix.intact, fix.by = "rewritten", True, None
         fix.detail = f"changed again on its own branch before {merge[:12]} merged it, one change whose net lines HEAD has ({removal})"
@@ -359,21 +369,39 @@ def _judge_as_merged(root: Path, fix: "FixStatus", merge: str, removal: str, tim
         fix.status, fix.detail, fix.by = status, f"as merged by {merge[:12]}: {detail}", by
 
 
+def _carries(fix_patch: bytes, merge_patch: bytes) -> bool:
+    """Whether a merge's net change holds most of the names a fix's code brought in (its added
+    lines' names that its removed lines lack)."""
+    from cc_hooks.record import fixes as fixmod
+
+    def names(lines):
+        return {t for line in lines if fixmod.significant(line) for t in fixmod.tokens(line) if len(t) > 2 and not t.isdigit()}
+
+    changes = fixmod.judged_files(fixmod.parse_patch(fix_patch))
+    brought = names(l for c in changes for l in c.added) - names(l for c in changes for l in c.removed)
+    merged = names(l for c in fixmod.parse_patch(merge_patch) for l in c.added)
+    return bool(brought) and len(brought & merged) * 2 > len(brought)
+
+
 def _landed_together(root: Path, sha: str, later: str, timeout: float) -> Optional[str]:
     """The merge that landed ``sha`` when ``later`` is a commit of the same merged branch, else None:
-    the oldest merge descending from ``sha`` (one ``rev-list --ancestry-path``), and its branch
-    ``M^1..M^2`` (one ``rev-list``)."""
+    among the oldest ``LANDING_MERGES`` merges descending from ``sha`` (one ``rev-list
+    --ancestry-path``), the first whose branch ``M^1..M^2`` holds it (one ``rev-list`` each; a
+    "Merge main into feature" on the way has the fix on its first side)."""
     from cc_hooks.git import GitError, run_git
 
     try:
         merges = run_git(root, "rev-list", "--ancestry-path", "--merges", f"{sha}..HEAD", timeout=timeout).split()
-        if not merges:
-            return None
-        branch = set(run_git(root, "rev-list", f"{merges[-1]}^1..{merges[-1]}^2", timeout=timeout).split())
+        for merge in merges[::-1][:LANDING_MERGES]:
+            branch = run_git(root, "rev-list", f"{merge}^1..{merge}^2", timeout=timeout).split()
+            if any(c.startswith(sha) for c in branch):
+                return merge if any(c.startswith(later) for c in branch) else None
     except GitError:
         return None
-    full = {c for c in branch if c.startswith((sha, later))}
-    return merges[-1] if any(c.startswith(sha) for c in full) and any(c.startswith(later) for c in full) else None
+    return None
+
+
+LANDING_MERGES = 3
 
 
 def _causes_by_sha(ledger) -> dict:

@@ -328,13 +328,13 @@ def _score_text(sha: str, date: str, subject: str, text_words: tuple[set[str], s
     changed = [i for i in evidence.diff if not i.startswith("+")]
     introduced = [i[1:] for i in evidence.diff if i.startswith("+")]
     if changed:
-        score += sum(query.weights.get(i, 6) for i in changed)
+        score += sum(query.weights.get(i, weights.changed_identifier) for i in changed)
         reasons.append("its diff changes lines with " + ", ".join(f"`{i}`" for i in changed))
     if introduced:
         score += weights.introduced * len(introduced)
         reasons.append("introduced " + ", ".join(f"`{i}`" for i in introduced))
     if evidence.named:
-        score += sum(query.named_weights.get(i, 4) for i in evidence.named)
+        score += sum(query.named_weights.get(i, weights.named_identifier) for i in evidence.named)
         reasons.append("message names " + ", ".join(f"`{i}`" for i in evidence.named))
     share, in_subject, in_body, in_noted, in_tests = max((_share(words, *text_words, idf, weights) for words in query.phrasings),
                                                          key=lambda found: found[0], default=(0.0, set(), set(), set(), set()))

@@ -32,13 +32,13 @@ from typing import Optional
 _REC, _FIELD, _ITEM = "\x1e", "\x1f", "\x1d"
 _FORMAT = f"{_REC}%H{_FIELD}%aI{_FIELD}%P{_FIELD}%(trailers:key=Symptom,valueonly,unfold,separator=%x1d){_FIELD}%B"
 _TOKEN_RE = re.compile(r"#\d{1,7}\b|-{1,2}[A-Za-z][\w-]*|[A-Za-z_][\w.]*\w")
-VERSION = "9"  # change when the rows or the postings change shape
+VERSION = "10"  # change when the rows or the postings change shape
 
 
 _CODE_TOKEN_RE = re.compile(r"^[#-]|[_.]|.[A-Z]")
 _KINDS = ("subject", "body", "names", "noted", "tests")
 # Where projects write what each change fixed, for the people who use it: files, and folders of fragments.
-_CHANGELOG_FILE_RE = re.compile(r"^(?:CHANGES|CHANGELOG|HISTORY|NEWS|RELEASE[-_ ]?NOTES)(?:\.\w+)?$", re.I)
+_CHANGELOG_FILE_RE = re.compile(r"^(?:CHANGES|CHANGELOG|HISTORY|NEWS|RELEASE[-_ ]?NOTES)(?:\.(?:md|rst|txt|adoc|markdown|asciidoc))?$", re.I)
 _CHANGELOG_DIRS = frozenset("whatsnew releases changelog changelog.d changes newsfragments news".split())
 # The names a changelog had before its rename (click's ``CHANGES`` became ``CHANGES.rst``): a walk
 # limited to HEAD's literal paths would lose the entries written under the old name.
@@ -185,11 +185,13 @@ def _places(root, head: str, timeout: float) -> tuple[list[str], list[str]]:
         elif _TEST_FILE_RE.match(parts[-1]):
             tests.add(path)
     files = [p for p in changelogs if not p.endswith("/")]
-    for folder in {p.rsplit("/", 1)[0] + "/" if "/" in p else "" for p in files} | ({""} if files else set()):
-        changelogs.update(folder + name for name in _CHANGELOG_NAMES)
+    former = {folder + name for folder in {p.rsplit("/", 1)[0] + "/" if "/" in p else "" for p in files} | ({""} if files else set())
+              for name in _CHANGELOG_NAMES} - changelogs
     if len(tests) > MAX_PATHSPECS:  # tests beside every module (``x_test.go``): their folders
         tests = {t.rsplit("/", 1)[0] + "/" if "/" in t else t for t in tests}
-    return [f":(literal){p}" for p in sorted(changelogs)[:MAX_PATHSPECS]], [f":(literal){p}" for p in sorted(tests)[:MAX_PATHSPECS]]
+    kept = sorted(changelogs)[:MAX_PATHSPECS]  # HEAD's own first; the former names while there is room
+    kept += sorted(former)[: MAX_PATHSPECS - len(kept)]
+    return [f":(literal){p}" for p in kept], [f":(literal){p}" for p in sorted(tests)[:MAX_PATHSPECS]]
 
 
 def _patches(root, revs: list, paths: list[str], timeout: float):

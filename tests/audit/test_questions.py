@@ -573,5 +573,11 @@ def test_a_file_whose_header_says_it_is_another_projects_copy_asks_nothing(proje
     project.write("src/green/profile.py", '"""Copied from the standard library, unchanged."""\n\n' + hack)
     project.write("tests/examplefiles/bash/ltmain.sh", "# hack around a BeOS sed bug\nsed -e x\n")
     project.write("src/resolver.py", "# Portions of this code taken from the gogreen project:\n# (c) 2005 Slide, Inc.\n\n" + hack)
+    project.write("src/env.py", "import os\n\nHOME = os.environ.get('HOME')  # taken from the environment when unset\n"
+                  "# hack: the home of a service account is empty\nHOME = HOME or '/'\n")
     project.commit("Add copies")
-    assert [(o.path, o.line) for o in scan_oddities(project.root)] == [("src/resolver.py", 4)]
+    assert [(o.path, o.line) for o in scan_oddities(project.root)] == [("src/env.py", 4), ("src/resolver.py", 4)]
+    project.write("LICENSE", "PYTHON SOFTWARE FOUNDATION LICENSE VERSION 2\n\nCopyright (c) Python Software Foundation\n")
+    project.write("src/own.py", "# Copyright (c) 2001 Python Software Foundation\n\n# hack: the locale is unset on CI\nLANG = 'C'\n")
+    project.commit("The project is the PSF's")  # its own files carry its own license header
+    assert ("src/own.py", 3) in [(o.path, o.line) for o in scan_oddities(project.root)]

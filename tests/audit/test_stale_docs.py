@@ -266,3 +266,12 @@ def test_a_bare_file_name_in_a_user_guide_is_the_readers_in_a_contributor_page_t
     project.commit("Document the configuration")
     assert sorted(s.question.source for s in by_kind(audit(project), STALE)) == [
         "CONTRIBUTING.md:3", "docs/development/release.md:3", "docs/reference/config.rst:8", "tests/README.md:3"]
+
+
+def test_a_user_guide_running_this_repositorys_file_names_this_repositorys_file(project):
+    """Review of the rule above: "The wheel is built by running python ``setup.py``" in a user guide runs the
+    checkout's own ``setup.py``: deleted, it is stale."""
+    _deleted(project, "setup.py")
+    project.write("docs/install.rst", "Install\n=======\n\nThe wheel is built by running python ``setup.py`` in the checkout.\n")
+    project.commit("Document the install")
+    assert [s.question.source for s in by_kind(audit(project), STALE)] == ["docs/install.rst:4"]

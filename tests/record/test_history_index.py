@@ -90,3 +90,14 @@ def test_a_renamed_changelog_keeps_the_entries_written_under_its_old_name(repo):
     git(repo, "commit", "-q", "-m", "Rename the changelog")
     index = history_index.load(repo)
     assert index.noted("pager") == {index.position(fixed)}
+
+
+def test_heads_changelogs_come_before_the_names_they_may_have_had(tmp_path):
+    """Review: 30 ``packages/*/CHANGELOG.md`` with 16 former names each passed the 400-pathspec cut
+    sorted together, and real changelogs fell out; ``history.py`` was taken for a changelog."""
+    new_repo(tmp_path)
+    files = {f"packages/p{n:02}/CHANGELOG.md": "- Fixed.\n" for n in range(30)}
+    commit_files(tmp_path, "Add the packages", {**files, "src/history.py": "x = 1\n"})
+    changelogs, _ = history_index._places(tmp_path, "HEAD", 30.0)
+    assert {f":(literal){p}" for p in files} <= set(changelogs) and len(changelogs) <= history_index.MAX_PATHSPECS
+    assert ":(literal)src/history.py" not in changelogs

@@ -252,3 +252,20 @@ def test_a_later_commit_of_the_fixs_own_branch_is_one_change_not_a_regression(re
     assert result.verdict == INTACT
     commit(repo, "Go back to the table", {"cells.py": "def width(text):\n    start, end = TABLE[0]\n    return end\n"})
     assert triage(repo, ["printing a zero width joiner raises StopIteration"]).verdict == KNOWN
+
+
+def test_a_fix_its_own_branch_undid_before_the_merge_still_alarms(repo):
+    """Review of the rule above: "Speed up the table" on the fix's branch put the table lines back and
+    dropped ``lookup``; the merge carries none of the fix, so it is gone, not one change."""
+    commit(repo, "Add the width table", {"cells.py": "def width(text):\n    start, end = TABLE[0]\n    return end\n"})
+    git(repo, "checkout", "-q", "-b", "zwj")
+    fix = commit(repo, "Fix the joiner crash\n\nSymptom: printing a zero width joiner raises StopIteration",
+                 {"cells.py": "def width(text):\n    return lookup(text)\n"})
+    commit(repo, "Speed up the table", {"cells.py": "def width(text):\n    start, end = TABLE[0]\n    return end or 0\n", "fast.py": "FAST = True\n"})
+    git(repo, "checkout", "-q", "main")
+    commit(repo, "Unrelated", {"README.md": "hello\n"})
+    git(repo, "merge", "-q", "--no-ff", "-m", "Merge branch zwj", "zwj")
+    result = triage(repo, ["printing a zero width joiner raises StopIteration"])
+    [status] = result.prior[0].fixes
+    assert status.full_sha == fix and status.status == "gone" and "undone on its own branch" in status.detail, status.detail
+    assert result.verdict == KNOWN
