@@ -233,39 +233,41 @@ def test_a_formatting_commit_after_the_fix_is_no_regression_alarm(repo):
     assert "regression" not in render_markdown(result)
 
 
+JOINER = "printing a zero width joiner raises StopIteration"
+
+
+def _fix_then_its_branch(repo, subject: str, files: dict) -> str:
+    """The joiner fix on branch ``zwj``, a later commit of that branch, then a ``--no-ff`` merge: the fix's sha."""
+    commit(repo, "Add the width table", {"cells.py": "def width(text):\n    start, end = TABLE[0]\n    return end\n"})
+    git(repo, "checkout", "-q", "-b", "zwj")
+    fix = commit(repo, f"Fix the joiner crash\n\nSymptom: {JOINER}", {"cells.py": "def width(text):\n    return lookup(text)\n"})
+    commit(repo, subject, files)
+    git(repo, "checkout", "-q", "main")
+    commit(repo, "Unrelated", {"README.md": "hello\n"})
+    git(repo, "merge", "-q", "--no-ff", "-m", "Merge branch zwj", "zwj")
+    return fix
+
+
 def test_a_later_commit_of_the_fixs_own_branch_is_one_change_not_a_regression(repo):
     """Issue 20 (rich #3953): "Fix ZWJ and edge cases", then "refine" on the same branch brought back
     a line the first commit removed; the merge landed both. The fix is the branch's net change:
     'gone ... likely a regression' was a false alarm. The same line brought back on main after the
     merge still is one."""
-    commit(repo, "Add the width table", {"cells.py": "def width(text):\n    start, end = TABLE[0]\n    return end\n"})
-    git(repo, "checkout", "-q", "-b", "zwj")
-    fix = commit(repo, "Fix the joiner crash\n\nSymptom: printing a zero width joiner raises StopIteration",
-                 {"cells.py": "def width(text):\n    return lookup(text)\n"})
-    commit(repo, "refine", {"cells.py": "def width(text):\n    start, end = TABLE[0]\n    return lookup(text, end)\n"})
-    git(repo, "checkout", "-q", "main")
-    commit(repo, "Unrelated", {"README.md": "hello\n"})
-    git(repo, "merge", "-q", "--no-ff", "-m", "Merge branch zwj", "zwj")
-    result = triage(repo, ["printing a zero width joiner raises StopIteration"])
+    fix = _fix_then_its_branch(repo, "refine", {"cells.py": "def width(text):\n    start, end = TABLE[0]\n    return lookup(text, end)\n"})
+    result = triage(repo, [JOINER])
     [status] = result.prior[0].fixes
     assert status.full_sha == fix and status.status == "rewritten" and "one change" in status.detail, status.detail
     assert result.verdict == INTACT
     commit(repo, "Go back to the table", {"cells.py": "def width(text):\n    start, end = TABLE[0]\n    return end\n"})
-    assert triage(repo, ["printing a zero width joiner raises StopIteration"]).verdict == KNOWN
+    assert triage(repo, [JOINER]).verdict == KNOWN
 
 
 def test_a_fix_its_own_branch_undid_before_the_merge_still_alarms(repo):
     """Review of the rule above: "Speed up the table" on the fix's branch put the table lines back and
     dropped ``lookup``; the merge carries none of the fix, so it is gone, not one change."""
-    commit(repo, "Add the width table", {"cells.py": "def width(text):\n    start, end = TABLE[0]\n    return end\n"})
-    git(repo, "checkout", "-q", "-b", "zwj")
-    fix = commit(repo, "Fix the joiner crash\n\nSymptom: printing a zero width joiner raises StopIteration",
-                 {"cells.py": "def width(text):\n    return lookup(text)\n"})
-    commit(repo, "Speed up the table", {"cells.py": "def width(text):\n    start, end = TABLE[0]\n    return end or 0\n", "fast.py": "FAST = True\n"})
-    git(repo, "checkout", "-q", "main")
-    commit(repo, "Unrelated", {"README.md": "hello\n"})
-    git(repo, "merge", "-q", "--no-ff", "-m", "Merge branch zwj", "zwj")
-    result = triage(repo, ["printing a zero width joiner raises StopIteration"])
+    fix = _fix_then_its_branch(repo, "Speed up the table", {"cells.py": "def width(text):\n    start, end = TABLE[0]\n    return end or 0\n",
+                                                            "fast.py": "FAST = True\n"})
+    result = triage(repo, [JOINER])
     [status] = result.prior[0].fixes
     assert status.full_sha == fix and status.status == "gone" and "undone on its own branch" in status.detail, status.detail
     assert result.verdict == KNOWN
