@@ -162,6 +162,8 @@ def _version_snapshot(directory: str) -> Optional[str]:
         if part[:1].isdigit() and _VERSION_DIR_RE.match(part) and _SNAPSHOT_PARENT_RE.search(parts[i - 1]):
             return None if _DOCS_PARTS & {p.lower() for p in parts[:i]} else "/".join(parts[: i + 1])
     return None
+
+
 _DOCS_PARTS = frozenset({"docs", "doc", "documentation", "examples", "example", "site", "_themes", "themes", "_static", "static"})
 
 

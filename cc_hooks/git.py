@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import stat
 import subprocess
 import threading
 from dataclasses import dataclass
@@ -167,8 +168,6 @@ def bounded_history(root) -> Optional[dict]:
     """``{"GIT_GRAFT_FILE": os.devnull}`` when ``root``'s grafts file is not a regular file: git reads
     a grafts file linked to ``/dev/zero`` without end (one line, never finished) while it walks
     history. A real grafts file is a regular one and stays in force."""
-    import stat
-
     try:
         mode = os.stat(os.path.join(root, ".git", "info", "grafts")).st_mode
     except (OSError, TypeError, ValueError):

@@ -217,9 +217,10 @@ def scan_oddities(view: Path, timeout: float = 30.0, limit: int = MAX_ODDITIES) 
     trees = DependencyTrees(view, listed)
     found: list[Oddity] = []
     copies: dict[tuple, Oddity] = {}
+    psf_project = trees.psf_licensed()
     for rel in sorted(p for p in listed if is_code_path(p) and not trees.contains(p) and not _DEMO_PATH_RE.search(p)):
         lines = _code_lines(view / rel)
-        if copied_from_elsewhere(lines, trees.psf_licensed()):
+        if copied_from_elsewhere(lines, psf_project):
             continue
         test = is_test_path(rel)
         regions = _python_regions(lines) if rel.endswith((".py", ".pyi")) else None
