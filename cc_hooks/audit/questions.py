@@ -42,8 +42,8 @@ _DISABLED_TEST_RE = re.compile(
 _NUMBER = r"\d+(?:\.\d+)?"
 # ``sleep(0.5)``, and a choice between literals: ``sleep(5.0 if count > 5 else 0.5)``
 _SLEEP_RE = re.compile(rf"\bsleep\s*\(\s*{_NUMBER}(?:\s+if\s+[^()]+?\s+else\s+{_NUMBER})?\s*\)")
-# ``t/`` at the top: the test tree of Perl's, git's and celery's conventions
-_TEST_PATH_RE = re.compile(r"(?:^|/)(?:tests?|spec|__tests__)/|^t/|(?:^|/)test_[^/]*$|_test\.[^/]+$|\.(?:test|spec)\.[^/]+$")
+# ``t/`` at the top: the test tree of Perl's, git's and celery's conventions; ``integration/`` at the top: invoke's
+_TEST_PATH_RE = re.compile(r"(?:^|/)(?:tests?|spec|__tests__)/|^t/|^(?:integration|e2e)(?:[-_]tests?)?/|(?:^|/)test_[^/]*$|_test\.[^/]+$|\.(?:test|spec)\.[^/]+$")
 
 
 def is_test_path(path: str) -> bool:
@@ -199,7 +199,7 @@ def coldstart_questions(view: Path, rel: str) -> list[Question]:
 
 MAX_SCANNED = 400  # oddities found before ranking; the questions keep the best ``limit``
 PER_FILE = 2  # of each kind: a file with many sleeps or hacks is two questions, not twenty
-_DEMO_PATH_RE = re.compile(r"(?:^|/)(?:examples?|demos?|samples?|docs?|benchmarks?)/"
+_DEMO_PATH_RE = re.compile(r"(?:^|/)(?:examples?|demos?|samples?|docs?|doctests?|benchmarks?)/"
                            # test data: a formatter's cases, fixtures, snapshots (their comments are the input, not notes)
                            r"|(?:^|/)(?:tests?|testing)/(?:.+/)?(?:data|fixtures?|cases|resources|snapshots|roots|examplefiles|samples?)/"
                            r"|(?:^|/)(?:fixtures?|testdata|test_data|__snapshots__)/")
@@ -220,7 +220,7 @@ def scan_oddities(view: Path, timeout: float = 30.0, limit: int = MAX_ODDITIES) 
     psf_project = trees.psf_licensed()
     for rel in sorted(p for p in listed if is_code_path(p) and not trees.contains(p) and not _DEMO_PATH_RE.search(p)):
         lines = _code_lines(view / rel)
-        if copied_from_elsewhere(lines, psf_project):
+        if copied_from_elsewhere(lines, psf_project) or _bundled(lines):
             continue
         test = is_test_path(rel)
         regions = _python_regions(lines) if rel.endswith((".py", ".pyi")) else None
@@ -228,6 +228,9 @@ def scan_oddities(view: Path, timeout: float = 30.0, limit: int = MAX_ODDITIES) 
         for number, line in enumerate(lines, 1):
             oddity = _oddity(rel, number, line, lines, test, regions)
             if oddity is None or _same_comment_block(found, oddity, lines):
+                continue
+            if _repeated_nearby(found, oddity):
+                found[-1].copies.append(f"{oddity.path}:{oddity.line}")
                 continue
             keys = _copy_keys(oddity, lines)
             original = next((copies[key] for key in keys if key in copies), None) or _applied(found, oddity) or oddity
@@ -264,6 +267,14 @@ def copied_from_elsewhere(lines: list[str], psf_project: bool = False) -> bool:
     is a copy of another project's code; ``psf_project``: the project's own license is the PSF's."""
     found = _COPIED_HEADER_RE.search("\n".join(_header(lines)))
     return found is not None and not (psf_project and found.group("psf"))
+
+
+BUNDLE_LINE = 400  # characters: a line this long in a file's first lines is a bundler's or minifier's output
+
+
+def _bundled(lines: list[str]) -> bool:
+    """A generated bundle (a browserify prelude, minified JavaScript): its comments are its sources'."""
+    return any(len(line) > BUNDLE_LINE for line in lines[:3])
 
 
 def _header(lines: list[str]) -> list[str]:
@@ -308,7 +319,8 @@ def _copy_keys(oddity: Oddity, lines: list[str]) -> list[tuple]:
     same two lines above and one below (a function copied across modules asks its question once);
     a marker's whole comment block and the code line it is about (the block pasted under other
     imports); the same skip reason in one file (sibling tests disabled together: one answer
-    covers them all); the same marker line twice in one file."""
+    covers them all); the same marker line twice in one file; the same note (five words, or a
+    link) in any file."""
     around = [" ".join(text.split()) for text in lines[max(0, oddity.line - 3) : oddity.line + 1]]
     keys = [(oddity.what, *around)]
     if oddity.what == "disabled test":
@@ -321,7 +333,14 @@ def _copy_keys(oddity: Oddity, lines: list[str]) -> list[tuple]:
             keys.append((oddity.what, *block))
         if _word_count(oddity.text) >= 6:  # the same note twice in one file (a bare marker line alone is not one note)
             keys.append((oddity.what, oddity.path, " ".join(oddity.text.split())))
+        note = _COMMENT_MARKER_RE.search(oddity.text)
+        note = " ".join(note.group(0).split()) if note else ""
+        if _word_count(note) >= 5 or _CITES_RE.search(note):  # the same note in another file (the sync copy of an async test)
+            keys.append((oddity.what, note))
     return keys
+
+
+_CITES_RE = re.compile(r"https?://\S|#\d+")
 
 
 def _block_around(lines: list[str], number: int) -> Optional[tuple]:
@@ -349,6 +368,20 @@ def _same_comment_block(found: list[Oddity], oddity: Oddity, lines: list[str]) -
         return False
     between = lines[found[-1].line - 1 : oddity.line]
     return all(_COMMENT_LINE_RE.match(text) for text in between)
+
+
+REPEATED_WITHIN = 8  # lines: the same short note again this close is the same oddity
+
+
+def _repeated_nearby(found: list[Oddity], oddity: Oddity) -> bool:
+    """The previous marker's comment again a few lines below, on the sibling statement or branch
+    (``descr = ... # hack`` then ``descr += ... # hack``): one question."""
+    if not found or found[-1].path != oddity.path or found[-1].what != oddity.what or not oddity.what.endswith("comment"):
+        return False
+    if oddity.line - found[-1].line > REPEATED_WITHIN:
+        return False
+    mine, theirs = _COMMENT_MARKER_RE.search(oddity.text), _COMMENT_MARKER_RE.search(found[-1].text)
+    return mine is not None and theirs is not None and " ".join(mine.group(0).lower().split()) == " ".join(theirs.group(0).lower().split())
 
 
 @dataclass
@@ -599,6 +632,10 @@ _CHECKER_RE = re.compile(r"\b(?:mypy|pyright|pyre|pytype|type[- ]checkers?|linte
 # A comment line that stops mid-clause ("... when agents run in tasks they", "... so that"): the next line goes on with it
 _UNFINISHED_RE = re.compile(r"(?:,|\b(?:they|we|it|he|she|that|which|who|and|or|but|so|to|will|would|should|can|must|may|might|does|do))\s*$",
                             re.IGNORECASE)
+# "Don't remove headers and footers if breaks are avoided", "Don't delete across lines": the
+# marker's object (not "this", "them": code) goes on with the case it describes, the behaviour's rule
+_BEHAVIOUR_RE = re.compile(r"\s*(?:(?!(?:this|these|that|those|it|them)\b)[\w-]+\s+){0,4}?(?:if|when|unless|from|across|between|outside|beyond)\b",
+                           re.IGNORECASE)
 # "don't change self.options" over ``conf = dict(self.options)``: the object a do-not marker names, as code
 _CODE_OBJECT_RE = re.compile(r"[`'\"]?([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+|[A-Za-z_]\w*_\w*)\b")
 
@@ -612,6 +649,8 @@ def _narrates(marker: "re.Match[str]", lines: list[str], number: int) -> bool:
     continued = _COMMENT_LINE_RE.match(above)
     if not marker.group("before").strip() and continued and _UNFINISHED_RE.search(continued.group(1)):
         return True
+    if _BEHAVIOUR_RE.match(marker.group("after")):
+        return True  # "Don't delete across lines", "Don't remove hidden files from the directory": what the code does
     obj = _CODE_OBJECT_RE.match(marker.group("after").strip())
     if obj is None or not re.search(r"(?:change|touch)$", marker.group("marker"), re.IGNORECASE):
         return False  # "don't remove self._lock": a thing to keep, whatever reads it
@@ -630,11 +669,13 @@ _ELSEWHERE_RE = re.compile(r"^\s*(?:in|at|inside)\s+(?:`[^`]+`|\w+(?:\.\w+)*\(\)
 _DECLINED_RE = re.compile(r"\b(?:instead\s+of|rather\s+than)\s+(?:trying|attempting)\s+to\s+$", re.IGNORECASE)
 # "no workaround required for these": the marker itself says none is needed
 _NONE_NEEDED_RE = re.compile(r"^\s*(?:is\s+)?(?:required|needed|necessary)\b", re.IGNORECASE)
-# In a test: "test the ... workaround", "this was the workaround for #6285", "previous workaround for ...":
-# the test exercises a workaround users apply (or applied), it is not one
+# In a test: "test the ... workaround", "this was the workaround for #6285", "previous workaround for ...",
+# "the FastAPI compatibility hack makes it work": the test exercises a workaround users apply (or
+# applied), or the code's own, asked about where it is; it is not one
 _TESTED_WORKAROUND_RE = re.compile(r"\b(?:test(?:s|ing)?\s+(?:that\s+)?(?:the|our|users'?|this)\s+(?:[\w'-]+\s+)?"
-                                   r"|(?:was|would\s+have\s+been)\s+(?:a|the)\s+|(?:previous|old|former|expected|documented)\s+)"
-                                   r"work-?arounds?\b|\bwork-?arounds?\s+for\s+(?:people|users)\b", re.IGNORECASE)
+                                   r"|(?:was|would\s+have\s+been)\s+(?:a|the)\s+|(?:previous|old|former|expected|documented|historical|legacy)\s+)"
+                                   r"(?:work-?arounds?|hacks?)\b|\bwork-?arounds?\s+for\s+(?:people|users)\b"
+                                   r"|\bthe\s+(?:[\w'-]+\s+){0,3}(?:work-?around|hack)\s+(?:makes|keeps|lets|ensures|allows)\b", re.IGNORECASE)
 # "Apply the work-around, if necessary...": the workaround a marker above explained, applied again
 _APPLIED_RE = re.compile(r"\bappl(?:y|ies|ying)(?:\s+(?:the|this|that|our|same))?\s*$", re.IGNORECASE)
 NEARBY = 40  # lines: an applied workaround this far below its marker is that marker's
@@ -727,7 +768,23 @@ def _marker(line: str, comment: Optional[str]) -> Optional["re.Match[str]"]:
         return None
     if re.search(r"[\"'`]$", match.group("before")):
         return None  # '"workaround: ..." names the problem': the word quoted, mentioned rather than used
+    if _COMMENTED_OUT_RE.match(match.string):
+        return None  # "#     # HACK: ..." inside a commented-out block: dead code asks nothing
+    if _HYPOTHETICAL_RE.search(match.group("before")):
+        return None  # "we could workaround this by ...": a workaround the code does not have
+    if re.search(r"\bend(?:\s+of)?(?:\s+(?:the|this))?\s*$", match.group("before"), re.IGNORECASE):
+        return None  # "XXX END HACK HACK HACK": the close of a block whose opening marker asks the question
+    if re.match(_THROWAWAY_TOOL, match.group("after")) and match.group("marker").lower() in ("hack", "kludge"):
+        return None  # "Quick hack script to build a release": the word rates the whole file, no oddity in it
     return match
+
+
+# A comment whose text opens another comment: the line of a commented-out block ("#     # HACK: ...")
+_COMMENTED_OUT_RE = re.compile(r"^\s*(?:#|//)\s+(?:#|//)")
+# "we could workaround this", "it might be hacked around": a modal before the marker
+_HYPOTHETICAL_RE = re.compile(r"\b(?:could|would|might|may)\s+(?:\w+ly\s+)?(?:(?:have|need|try|use|be|add|write)\s+(?:to\s+|an?\s+)?)?$",
+                              re.IGNORECASE)
+_THROWAWAY_TOOL = r"\s+(?:scripts?|tools?|utility|utilities|programs?)\b"
 
 
 def _comment_after(lines: list[str], number: int) -> str:

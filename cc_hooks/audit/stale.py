@@ -68,13 +68,14 @@ def stale_claims(view: View, config, deadline, max_docs: int = MAX_DOCS) -> list
     pages = DocPages(tracked, deleted)
     doc_claims = []
     for rel in docs[:max_docs]:
-        text = _unquoted("\n".join(read_lines(view.path / rel, MAX_DOC_BYTES)))
+        raw = "\n".join(read_lines(view.path / rel, MAX_DOC_BYTES))
+        text, created = _unquoted(raw), readers_branches(raw)
         if rel.lower().endswith(".rst"):
             text = rst_prose(text)
         lines = text.split("\n")
         extracted = extract_from_text(text, source=rel, plan_headings=DOC_PLAN_HEADING_RE)
         extracted += pages.link_claims(rel, lines, {c.line for c in extracted})
-        found = [c for c in extracted if _doc_claim(c, rel, deleted, _sentence_before(lines, c), pages)]
+        found = [c for c in extracted if _doc_claim(c, rel, deleted, _sentence_before(lines, c), pages, created)]
         _date_plan_items(view.path, rel, found, deadline.timeout())
         doc_claims += found
     claims += _without_product_file_names(view.path, doc_claims, deadline.timeout())
@@ -99,6 +100,15 @@ def stale_claims(view: View, config, deadline, max_docs: int = MAX_DOCS) -> list
 
 
 SAME_PASSAGE = 10  # lines: a claim repeating one this close is the same question
+# ``git checkout -b topic``, ``git switch -c topic origin/main``, ``git branch topic``, ``git worktree add -b topic ../x``
+_CREATES_BRANCH_RE = re.compile(r"\bgit\s+(?:checkout\s+-[bB]|switch\s+(?:-c|-C|--create)|branch(?:\s+-[fc])?|worktree\s+add\s+(?:\S+\s+)*?-[bB])\s+"
+                                r"[`'\"]?([\w][\w./-]*)")
+
+
+def readers_branches(text: str) -> frozenset:
+    """The branches a doc has its reader create (its commands): a later sentence naming one is about
+    the reader's clone, which this repository never holds."""
+    return frozenset(m.group(1).rstrip(".") for m in _CREATES_BRANCH_RE.finditer(text))
 _POINT_IN_TIME = frozenset({"clean", "pushed", "staged"})
 _LINK_ITEM_RE = re.compile(r"^(?:\[[^\]]+\]\([^)]+\)|`[^`<]+<[^>]+>`_|:(?:doc|ref):`[^`]+`)")
 _PLACEHOLDER_RE = re.compile(r"(?:^|[-_/.])(?:[Xx]\.[Yy](?:\.[Zz])?|[Nn]\.[Nn](?:\.[Nn])?|X{3,}|<[^>]*>|\{[^}]*\})(?:$|[-_/.])")
@@ -144,6 +154,11 @@ _RST_CODE_DIRECTIVES = frozenset(
     "code code-block sourcecode literalinclude highlight ipython doctest testcode testoutput testsetup "
     "jupyter-execute program-output command-output math raw parsed-literal".split()
 )
+# Directives whose body lists pages, names or files ("API Reference <api/nltk>" in a toctree): no prose
+_RST_LISTING_DIRECTIVES = frozenset(
+    "toctree autosummary automodule autoclass autofunction automethod autodata autoattribute autoexception "
+    "autoprogram include csv-table".split()
+)
 _RST_DIRECTIVE_RE = re.compile(r"^(\s*)\.\.(?:\s+(?:([\w:-]+)::|\S)|\s*$)")  # ".. note::", ".. _label:", ".. a comment", ".." over one
 _RST_UNDERLINE_RE = re.compile(r"^([=\-~^\"'`#*+<>:._])\1{2,}\s*$")
 
@@ -167,8 +182,8 @@ def rst_prose(text: str) -> str:
         if directive:
             out[index] = ""
             name = directive.group(2)
-            if name is None or name.split(":")[-1] in _RST_CODE_DIRECTIVES:  # a comment or target, or code: skip its body
-                literal_indent = indent
+            if name is None or name.split(":")[-1] in _RST_CODE_DIRECTIVES | _RST_LISTING_DIRECTIVES:
+                literal_indent = indent  # a comment or target, code, a list of pages: skip its body
             continue
         if line.lstrip().startswith(">>>"):
             out[index] = ""
@@ -266,13 +281,15 @@ _PATCH_LINE_RE = re.compile(r"^\s*(?:index\s+[0-9a-f]{7,}\.\.[0-9a-f]{7,}|diff\s
 _READERS_REF_RE = re.compile(r"\byour\s+(?:[\w-]+\s+){0,3}(?:branch(?:es)?\s+)?[`'\"]*$", re.IGNORECASE)
 
 
-def _doc_claim(claim, rel: str, deleted: set[str], before: str = "", pages: "DocPages | None" = None) -> bool:
+def _doc_claim(claim, rel: str, deleted: set[str], before: str = "", pages: "DocPages | None" = None,
+               created: frozenset = frozenset()) -> bool:
     """Keep only what in a doc is a claim about this repository's state, and trim the rest.
 
     Docs name paths of the user's machine and of other projects (``~/.claude``, ``.venv``,
     ``.cc-hooks.toml``) and give instructions ("commit and push"); those are not stale
     distractors. What is: a cited commit or branch, a plan item, a position, and a path this
-    repository once had and deleted (a pointer to a deleted file)."""
+    repository once had and deleted (a pointer to a deleted file). ``created``: the branches the
+    doc has the reader create (``readers_branches``), the reader's, not this repository's."""
     from cc_hooks.claims import addresses as addr
     from cc_hooks.claims.extract import classify
 
@@ -291,6 +308,8 @@ def _doc_claim(claim, rel: str, deleted: set[str], before: str = "", pages: "Doc
     for address in claim.addresses:
         if any(address.value in target for target in roles):
             continue  # a cross-reference's target: judged as a page of the docs (``DocPages``)
+        if address.kind in (addr.BRANCH, addr.NAME) and address.value in created:
+            continue  # "This changes your working directory to the ``shiny-new-feature`` branch" after ``git checkout -b shiny-new-feature``
         if address.kind in (addr.BRANCH, addr.NAME) and (_PLACEHOLDER_RE.search(address.value) or _prose_tag(claim.text, address.value)):
             continue  # "a ``release-X.Y.Z`` branch", "use the tag ``python-requests``" on Stack Overflow
         prefix = f"{before} {claim.text[: max(0, claim.text.find(address.value))]}"

@@ -581,3 +581,143 @@ def test_a_file_whose_header_says_it_is_another_projects_copy_asks_nothing(proje
     project.write("src/own.py", "# Copyright (c) 2001 Python Software Foundation\n\n# hack: the locale is unset on CI\nLANG = 'C'\n")
     project.commit("The project is the PSF's")  # its own files carry its own license header
     assert ("src/own.py", 3) in [(o.path, o.line) for o in scan_oddities(project.root)]
+
+
+def test_a_commented_out_hypothetical_closing_or_file_rating_marker_is_no_oddity(project):
+    """Issue 20 rounds 6 and 7 (pygments, gevent, xarray, pyglet): a HACK inside a commented-out block,
+    "we could workaround this by ...", "XXX END HACK" closing the block its opening marker asks about,
+    and "Quick hack script to build a release" rating the whole file were labeled noise. The hack that
+    opens the block, and a real hack after "could", are still questions."""
+    project.write("src/debug.py", "\n".join([
+        "def lexer(cls):",
+        "    # if cls.debug:",
+        "    #     # HACK: subclasses only partly work here.",  # 3: commented-out code
+        "    #     cls.bases = ()",
+        "    # We could workaround this by implementing watchers in pure Python.",  # 5: hypothetical
+        "    # if self.ndim == 0: could possibly have a work-around here",  # 6: hypothetical
+        "    raise TypeError('watchers are not supported')",
+        "",
+    ]))
+    project.write("src/font.py", "\n".join([
+        "def render(text):",
+        "    # XXX HACK HACK HACK: GDI+ draws nothing for one glyph, so draw two and crop.",  # 2: the hack
+        "    text = text * 2",
+        "    # XXX END HACK HACK HACK",  # 4: its close
+        "    return text",
+        "",
+    ]))
+    project.write("scripts/release.sh", "#!/bin/sh\n#\n# Quick hack script to build a single release in a virtual env.\npython -m build\n")
+    project.write("src/io.py", "# This could break on Windows, so hack: retry the rename once.\nos.rename(a, b)\n")
+    project.commit("Add markers")
+    asked = {(o.path, o.line) for o in scan_oddities(project.root)}
+    assert not {p for p in asked if p[0] in ("src/debug.py", "scripts/release.sh")}
+    assert {(p, n) for p, n in asked if p == "src/font.py"} == {("src/font.py", 2)}
+    assert ("src/io.py", 1) in asked
+
+
+def test_a_test_naming_the_codes_hack_and_a_sleep_in_integration_support_ask_nothing(project):
+    """Issue 20 round 6 (pydantic, nox, invoke): "The FastAPI compatibility hack makes it so that it
+    still works" in a test names the hack of ``fields.py``, asked there; "the historical workaround from
+    #312" is what callers did; ``integration/_support/busywork.py`` paces the output of a helper program
+    of invoke's integration tests. A test's own workaround is still a question."""
+    project.write("tests/test_fields.py", "\n".join([
+        "def test_default():",
+        "    # The FastAPI compatibility hack makes it so that it still works.",
+        "    field.default = 1",
+        "",
+        "def test_quoted():",
+        "    # the historical workaround from #312: the caller quotes the constraint",
+        "    run('\"urllib3<1.25\"')",
+        "",
+        "def test_socket():",
+        "    # Workaround: the socket stays open on macOS, so close it twice before the assert.",
+        "    close()",
+        "",
+    ]))
+    project.write("integration/_support/busywork.py", "import time\nfor i in range(10):\n    print(i)\n    time.sleep(0.1)\n")
+    project.commit("Add tests")
+    asked = [(o.path, o.line) for o in scan_oddities(project.root) if o.path.startswith(("tests/test_fields", "integration/"))]
+    assert asked == [("tests/test_fields.py", 10)]
+
+
+def test_the_same_short_note_on_the_next_statements_is_one_question(project):
+    """Issue 20 round 7 (nltk, xarray): ``descr = ... # hack`` then ``descr += ... # hack`` on the next
+    line, and the same ``# hack?`` in the sibling branch four lines down, are one hack each; the same
+    short note far below in the file is another question."""
+    project.write("src/maxent.py", "\n".join([
+        "def describe(descr, value):",
+        "    descr = descr.split(' and label is ')[0]  # hack",
+        "    descr += ' (%s)' % value  # hack",
+        "    if value:",
+        "        pat = Accessor(value)  # hack?",
+        "    else:",
+        "        pat = Accessor(descr)  # hack?",
+        *["    pass"] * 20,
+        "    descr = descr.strip()  # hack",  # 28: far below
+        "    return descr",
+        "",
+    ]))
+    project.commit("Add describe")
+    found = [o for o in scan_oddities(project.root) if o.path == "src/maxent.py"]
+    assert [(o.line, o.copies) for o in found] == [(2, ["src/maxent.py:3"]), (5, ["src/maxent.py:7"])]  # two per file: 28 is capped
+    project.write("src/maxent.py", (project.root / "src/maxent.py").read_text().replace("  # hack?", ""))
+    project.commit("Drop the second note")
+    assert [(o.line, o.copies) for o in scan_oddities(project.root) if o.path == "src/maxent.py"] == [(2, ["src/maxent.py:3"]), (28, [])]
+
+
+def test_a_do_not_marker_describing_the_cases_the_code_keeps_is_behaviour(project):
+    """Issue 20 rounds 6 and 7 (prompt_toolkit, WeasyPrint, mkdocs): "Don't delete across lines." on
+    the condition that stops at a newline, "Don't remove headers and footers if breaks are avoided",
+    "Don't remove hidden files from the directory" say what the code does; "don't remove them" and
+    "Don't remove en dist_path as it might already contain other languages" warn maintainers."""
+    project.write("src/vi.py", "\n".join([
+        "def backspace(text, p):",
+        "    if p > 0 and text[p - 1] != '\\n':  # Don't delete across lines.",
+        "        text = text[:p - 1] + text[p:]",
+        "    # Don't remove headers and footers if breaks are avoided in line groups",
+        "    keep = True",
+        "    return text",
+        "",
+    ]))
+    project.write("src/clean.py", "\n".join([
+        "def clean(path):",
+        "    # Don't remove hidden files from the directory. We never copy files",
+        "    # that are hidden, so we shouldn't delete them either.",
+        "    cycle = [path]",
+        "    # these two lines create the cycle. don't remove them",
+        "    cycle.append(cycle)",
+        "",
+    ]))
+    project.write("scripts/docs.py", "def build(dist):\n    # Don't remove en dist_path as it might already contain other languages.\n    return dist\n")
+    project.commit("Add rules")
+    asked = {(o.path, o.line) for o in scan_oddities(project.root)}
+    assert not {p for p in asked if p[0] == "src/vi.py"}
+    assert {p for p in asked if p[0] in ("src/clean.py", "scripts/docs.py")} == {("src/clean.py", 5), ("scripts/docs.py", 2)}
+
+
+def test_a_doc_examples_sleep_is_a_demo(project):
+    """Issue 20 round 7 (redis-py): ``doctests/search_vss.py`` is a page's example; its
+    ``time.sleep(2)`` waits for the index the example built."""
+    project.write("doctests/search_vss.py", "import time\nr.ft('idx').create_index(schema)\ntime.sleep(2)\n")
+    project.write("src/wait.py", "import time\ndef settle():\n    time.sleep(2)\n")
+    project.commit("Add example")
+    asked = {(o.path, o.line) for o in scan_oddities(project.root)}
+    assert ("src/wait.py", 3) in asked and not {p for p in asked if p[0].startswith("doctests/")}
+
+
+def test_the_same_note_in_another_file_and_a_bundles_comments_are_no_new_question(project):
+    """Issue 20 round 7 (pyglet, redis-py, sanic): "Hack for compatibility with macOS > 11.0" in two
+    modules, the same "FIXME: Workaround for <issue link>" in the sync copy of an async test, and a
+    workaround inside a browserify bundle (its first line is the bundler's prelude) were noise. A
+    different note in another file is its own question."""
+    project.write("src/cocoalibs.py", "# Hack for compatibility with macOS > 11.0\nlib = find('Cocoa') or '/System/Cocoa'\n")
+    project.write("src/lib.py", "def load(name):\n    # Hack for compatibility with macOS > 11.0\n    return find(name) or path(name)\n")
+    project.write("tests/test_async_cluster.py", "def test_retry():\n    # FIXME: Workaround for https://example.org/issues/3030\n    retry(3)\n")
+    project.write("tests/test_cluster.py", "def test_retry_sync():\n    # FIXME: Workaround for https://example.org/issues/3030\n    retry(2)\n")
+    project.write("src/other.py", "# Hack for compatibility with Windows 7 consoles\nmode = 'legacy'\n")
+    project.write("guide/livereload.js", "(function(){function r(e,n,t){" + "var a=1;" * 60 + "}})();\n"
+                  "// WORKAROUND FOR WEBKIT: reload the stylesheet twice\nreload();\n")
+    project.commit("Add copies")
+    found = {o.path: o for o in scan_oddities(project.root)}
+    assert set(found) == {"src/cocoalibs.py", "tests/test_async_cluster.py", "src/other.py"}
+    assert found["src/cocoalibs.py"].copies == ["src/lib.py:2"] and found["tests/test_async_cluster.py"].copies == ["tests/test_cluster.py:2"]

@@ -275,3 +275,38 @@ def test_a_user_guide_running_this_repositorys_file_names_this_repositorys_file(
     project.write("docs/install.rst", "Install\n=======\n\nThe wheel is built by running python ``setup.py`` in the checkout.\n")
     project.commit("Document the install")
     assert [s.question.source for s in by_kind(audit(project), STALE)] == ["docs/install.rst:4"]
+
+
+def test_a_toctrees_entries_and_options_are_pages_not_claims(project):
+    """Issue 20 round 7 (nltk): a ``toctree`` under "Next Steps" listed pages (``API Reference <api/nltk>``,
+    external links) and ``:caption:``; each was read as a plan item a commit had "landed": five stale
+    FAILs, all noise. A deleted file named after the directive is still a question."""
+    _deleted(project, "src/old_tok.py")
+    project.write("src/vocab.py", "def lookup():\n    pass\n")
+    project.commit("Removed example usage from the API reference of the vocabulary")  # words the entries share
+    project.write("docs/index.rst", "\n".join([
+        "NLTK", "====", "",
+        "Next Steps", "----------", "",
+        ".. toctree::", "   :maxdepth: 1", "   :caption: NLTK Documentation", "",
+        "   API Reference <api/nltk>", "   Example Usage <howto>", "   Wiki <https://github.com/nltk/nltk/wiki>", "",
+        "Layout", "------", "",
+        "The tokenizer lives in ``src/old_tok.py``.", "",  # 18: stale
+    ]) + "\n")
+    project.commit("Add the index")
+    assert rst_prose((project.root / "docs/index.rst").read_text()).split("\n")[6:14] == [""] * 8
+    assert [s.question.source for s in by_kind(audit(project), STALE)] == ["docs/index.rst:18"]
+
+
+def test_a_branch_the_doc_has_the_reader_create_is_the_readers(project):
+    """Issue 20 round 7 (xarray): "This changes your working directory to the ``shiny-new-feature``
+    branch." follows ``git checkout -b shiny-new-feature`` in the contributing guide: the reader's
+    branch, which the repository never holds. A branch the guide does not create is still a claim."""
+    project.write("docs/contributing.rst", "\n".join([
+        "Contributing", "============", "",
+        "Create a branch::", "",
+        "    git checkout -b shiny-new-feature", "",
+        "This changes your working directory to the ``shiny-new-feature`` branch.", "",  # 8
+        "Releases are cut from the ``release-stable`` branch.", "",  # 10: stale
+    ]) + "\n")
+    project.commit("Document contributing")
+    assert [s.question.source for s in by_kind(audit(project), STALE)] == ["docs/contributing.rst:10"]
