@@ -370,17 +370,11 @@ def _judge_as_merged(root: Path, fix: "FixStatus", merge: str, removal: str, tim
 
 
 def _carries(fix_patch: bytes, merge_patch: bytes) -> bool:
-    """Whether a merge's net change holds most of the names a fix's code brought in (its added
-    lines' names that its removed lines lack)."""
+    """Whether a merge's net change holds most of the names a fix's code brought in."""
     from cc_hooks.record import fixes as fixmod
 
-    def names(lines):
-        return {t for line in lines if fixmod.significant(line) for t in fixmod.tokens(line) if len(t) > 2 and not t.isdigit()}
-
-    changes = fixmod.judged_files(fixmod.parse_patch(fix_patch))
-    brought = names(l for c in changes for l in c.added) - names(l for c in changes for l in c.removed)
-    merged = names(l for c in fixmod.parse_patch(merge_patch) for l in c.added)
-    return bool(brought) and len(brought & merged) * 2 > len(brought)
+    brought = fixmod.brought_names(fixmod.judged_files(fixmod.parse_patch(fix_patch)))
+    return fixmod.carried(brought, (line for c in fixmod.parse_patch(merge_patch) for line in c.added))
 
 
 def _landed_together(root: Path, sha: str, later: str, timeout: float) -> Optional[str]:

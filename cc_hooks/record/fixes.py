@@ -199,7 +199,63 @@ def judge_many(root, fixes: list[tuple], timeout: float = 30.0, blobs: Optional[
     changed_by = last_changes(root, [p for p in searched if p.in_head], timeout)
     for item in searched:
         results[item.sha] = _verdict(item, changed_by.get(item.sha))
+    _moved_by_remover(root, searched, results, timeout)
     return results
+
+
+def brought_names(changes: list[FileChange]) -> set[str]:
+    """The names a change's code brought in: its added lines' names that its removed lines lack."""
+    return _names(line for c in changes for line in c.added) - _names(line for c in changes for line in c.removed)
+
+
+def carried(brought: set[str], lines) -> bool:
+    """Whether ``lines`` hold most of the names in ``brought``."""
+    return bool(brought) and len(brought & _names(lines)) * 2 > len(brought)
+
+
+def _names(lines) -> set[str]:
+    return {t for line in lines if significant(line) for t in tokens(line) if len(t) > 2 and not t.isdigit()}
+
+
+_DEFINES_RE = re.compile(r"^\s*(?:async\s+)?(?:def|class|function|fn|func)\s+([A-Za-z_]\w*)")
+
+
+def _defined(lines) -> set[str]:
+    """The functions and classes ``lines`` define."""
+    return {m.group(1) for line in lines for m in [_DEFINES_RE.match(line)] if m}
+
+
+def _moved_by_remover(root, searched: list[_Pending], results: dict, timeout: float) -> None:
+    """A fix judged gone because a commit removed its lines and added nothing in their place there,
+    when that commit defined the fix's functions again in other files, or wrote most of its names
+    there: the fix moved (a method taken from a postprocessor into the pattern that feeds it), it is
+    rewritten, not gone. One
+    ``diff-tree --stdin`` for those commits, which only a gone verdict costs."""
+    from cc_hooks.git import run_git_bytes
+
+    gone = [item for item in searched if results[item.sha].outcome == GONE and not item.back and results[item.sha].by]
+    if not gone:
+        return
+    shas = list(dict.fromkeys(results[item.sha].by for item in gone))
+    proc = run_git_bytes(root, "diff-tree", "--stdin", "-p", "-U0", "--no-color", "--no-ext-diff", "--no-textconv", "--root",
+                         "--format=%x1e%H", input="\n".join(shas).encode() + b"\n", timeout=timeout)
+    patches = {}
+    for record in proc.stdout.split(b"\x1e")[1:]:
+        sha, _, patch = record.partition(b"\n")
+        patches[sha.decode().strip()] = parse_patch(patch)
+    for item in gone:
+        judgement = results[item.sha]
+        own = set(item.all_paths())
+        elsewhere = [c for c in patches.get(judgement.by, []) if c.path not in own and not _TEST_RE.search(c.path)]
+        written = [line for c in elsewhere for line in c.added]
+        defined = _defined(line for c in item.changes for line in c.added)
+        again = defined and defined <= _defined(written)
+        if again or carried(brought_names(item.changes), written):
+            where = ", ".join(sorted({c.path for c in elsewhere if c.added})[:3])
+            what = f"defined {', '.join(f'`{name}`' for name in sorted(defined))} again" if again else "wrote most of its names"
+            results[item.sha] = Judgement(REWRITTEN, f"moved by {judgement.by[:12]}: it took the fix's lines out of "
+                                          f"{', '.join(c.path for c in item.changes)} and {what} in {where}" + item.notes,
+                                          judgement.by, item.missing, item.back, item.paths)
 
 
 def _compare(root, sha: str, patch: bytes, guard: Optional[str], blobs: dict, in_head: bool, timeout: float):

@@ -247,3 +247,35 @@ def test_a_rework_that_writes_one_removed_line_among_new_code_is_rewritten_not_g
     result = judged(root, fix)
     assert result.outcome == REWRITTEN and result.by == rework, result
     assert "likely a regression" not in result.detail and "conn.rollback()" in result.detail
+
+
+def test_a_fix_its_remover_defined_again_in_another_file_moved_it(tmp_path: Path):
+    """Issue 20 round 7 (Python-Markdown): 481e507 "Raw HTML parsing is no longer slow" took the
+    ``unescape`` method a fix had added out of the postprocessor and defined it again in the inline
+    pattern: "added nothing in their place: likely a regression" was a false alarm. A remover that
+    writes unrelated code elsewhere still removed the fix."""
+    git(tmp_path, "init", "-q", "-b", "main")
+    git(tmp_path, "config", "user.email", "t@example.com")
+    git(tmp_path, "config", "user.name", "T")
+    post = "class Raw:\n    def run(self, html):\n        return html\n"
+    commit(tmp_path, "init", {"post.py": post, "inline.py": "class Pattern:\n    def handle(self, m):\n        return m\n"})
+    fix = commit(tmp_path, "Unescape raw html", {"post.py": post.replace("        return html", "        html = self.unescape(html)\n        return html")
+                                                 + "\n    def unescape(self, html):\n        for k, v in self.stash.items():\n"
+                                                   "            html = html.replace(k, v)\n        return html\n"})
+    moved = commit(tmp_path, "Raw html parsing is no longer slow",
+                   {"post.py": post, "inline.py": "class Pattern:\n    def handle(self, m):\n        return self.unescape(m)\n\n"
+                                                  "    def unescape(self, text):\n        return self.stash.sub(text)\n"})
+    result = judged(tmp_path, fix)
+    assert result.outcome == REWRITTEN and result.by == moved, result
+    assert "moved by" in result.detail and "`unescape` again in inline.py" in result.detail
+    other = tmp_path / "other"
+    other.mkdir()
+    git(other, "init", "-q", "-b", "main")
+    git(other, "config", "user.email", "t@example.com")
+    git(other, "config", "user.name", "T")
+    commit(other, "init", {"post.py": post, "inline.py": "X = 1\n"})
+    fix = commit(other, "Unescape raw html", {"post.py": post.replace("        return html", "        html = self.unescape(html)\n        return html")
+                                              + "\n    def unescape(self, html):\n        return html.replace('a', 'b')\n"})
+    removal = commit(other, "Speed up", {"post.py": post, "inline.py": "X = 2\nCACHE = {}\n"})
+    result = judged(other, fix)
+    assert result.outcome == GONE and result.by == removal and "likely a regression" in result.detail
