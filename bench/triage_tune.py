@@ -144,7 +144,8 @@ def _cache_what_weights_do_not_change() -> None:
     evidence._changed_code = changed_code
     evidence.words_of = functools.lru_cache(maxsize=200_000)(evidence.words_of)
     evidence._word_hits = by_args(evidence._word_hits, lambda index, query: (id(index), frozenset(query.words)))
-    evidence._identifier_hits = by_args(evidence._identifier_hits, lambda root, idents, timeout: (str(root), tuple(idents)))
+    evidence._identifier_hits = by_args(evidence._identifier_hits,
+                                        lambda root, idents, timeout, literals=(): (str(root), tuple(idents), tuple(literals)))
     defining = by_args(evidence._defining_files, lambda root, idents, timeout: (str(root), tuple(idents)))
     evidence._defining_files = lambda root, idents, timeout: dict(defining(root, idents, timeout))  # the caller adds to it
     evidence._commits_touching = by_args(evidence._commits_touching, lambda root, homes, timeout: (str(root), tuple(sorted(homes))))

@@ -31,7 +31,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Optional
 
-_WORD_RE = re.compile(r"[a-z0-9]+")
+_WORD_RE = re.compile(r"[^\W_]+")  # letters and digits of any script: "πριν", "Mäßig"
 _ISSUE_RE = re.compile(r"(?:#|\bissues?\s+|\bgh-|\bpr\s+)(\d{1,6})\b", re.I)
 _BACKTICK_RE = re.compile(r"`([^`]{2,80})`")
 _IDENT_RE = re.compile(
@@ -43,6 +43,12 @@ _IDENT_RE = re.compile(
     r"|\b\w+\(\)"  # call()
     r"|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b"  # UPPER_SNAKE: SERVER_NAME, NO_PROXY
 )
+# What a user quotes ("--A;\n--B;", '(UTC+01:00) Amsterdam', `from(`): the input or output itself,
+# which the fix's regression test repeats; a bare word or name is no literal (words and ``_IDENT_RE`` have
+# those), unless it is in another script than the report ("Μαϊ": an output of the program, not prose)
+_LITERAL_RE = re.compile(r'"([^"\n]{3,80})"|(?<![\w\'])\'([^\'\n]{3,80})\'(?![\w\'])|`([^`\n]{3,80})`')
+_NAME_ONLY_RE = re.compile(r"[\w.]+(?:\(\))?|[\w\s]+")
+MAX_LITERALS = 3
 # A name quoted in an error message ("has no attribute '_pin'") when it looks like code.
 _QUOTED_NAME_RE = re.compile(r"""['"]([A-Za-z_][\w.]*[_.][\w.]*\w|_[a-z]\w+)['"]""")
 _CAMEL_RE = re.compile(r"\b[A-Za-z][a-z0-9]*[A-Z]\w*")
@@ -88,6 +94,7 @@ class Weights:
     changed_identifier: float = 6.0  # a diff changing a line with a named identifier (the rarest; less for common ones)
     introduced: float = 0.0  # the commit that introduced the identifier (found by the same walk; no gain measured)
     named_identifier: float = 4.0  # the message names it (less for a name hundreds of messages name)
+    literal: float = 12.0  # a diff changing a line holding what the user quoted (less for a common string)
     text: float = 30.0  # all of a phrasing's rarest words in the subject or a changelog entry credited to it
     text_floor: float = 0.1  # below this share, the words count for nothing
     body: float = 0.6  # what the whole message's share is worth against the subject's
@@ -169,7 +176,8 @@ class Query:
     identifiers: list[str]
     paths: list[str]
     issues: set[str]
-    weights: dict = field(default_factory=dict)  # identifier -> what a diff changing it is worth (rarer: more)
+    literals: list[str] = field(default_factory=list)  # quoted inputs and outputs (``_LITERAL_RE``)
+    weights: dict = field(default_factory=dict)  # identifier or literal -> what a diff changing it is worth (rarer: more)
     named_weights: dict = field(default_factory=dict)  # identifier -> what a message naming it is worth
 
     @classmethod
@@ -181,7 +189,10 @@ class Query:
         paths = list(dict.fromkeys(_PATH_RE.findall(text)))
         idents = [i for i in idents if i not in paths and " " not in i]
         each = [w for w in (report_words(p) for p in phrasings) if w]
-        return cls(report_words(text), each, idents[:4], paths, set(_ISSUE_RE.findall(text)))
+        literals = [m.group(m.lastindex).strip() for m in _LITERAL_RE.finditer(text)]
+        literals = [l for l in dict.fromkeys(literals) if l not in idents[:4]
+                    and (len(l) >= 4 and not _NAME_ONLY_RE.fullmatch(l) if l.isascii() else len(l) >= 3)]
+        return cls(report_words(text), each, idents[:4], paths, set(_ISSUE_RE.findall(text)), literals[:MAX_LITERALS])
 
 
 @dataclass
@@ -204,17 +215,18 @@ def rank(root, phrasings: list[str], index, timeout: float = 30.0, limit: int = 
     links to the symptom, best first; ``exclude``: (abbreviated) shas the record already names.
     ``record_files``: the ledgers; a commit that only edits them records a symptom, fixes nothing."""
     query = Query.of(phrasings)
-    if not (query.words or query.identifiers or query.issues) or not len(index):
+    if not (query.words or query.identifiers or query.issues or query.literals) or not len(index):
         return []
     found = _word_hits(index, query)
     idf = _idf(query.words, found, len(index))
-    by_diff = _identifier_hits(root, query.identifiers, timeout)
+    by_diff = _identifier_hits(root, query.identifiers, timeout, query.literals)
     hits_per_ident: dict[str, int] = {}
     for idents in by_diff.values():
         for ident in idents:
             hits_per_ident[ident.lstrip("+")] = hits_per_ident.get(ident.lstrip("+"), 0) + 1
     scale = math.log(max(len(index), 2))
-    query.weights = {i: weights.changed_identifier * max(0.0, 1 - math.log(max(n, 1)) / scale) for i, n in hits_per_ident.items()}
+    query.weights = {i: (weights.literal if i in query.literals else weights.changed_identifier) * max(0.0, 1 - math.log(max(n, 1)) / scale)
+                     for i, n in hits_per_ident.items()}
     homes = _defining_files(root, query.identifiers, timeout)
     for path in query.paths:
         homes.setdefault(path, [])
@@ -325,11 +337,15 @@ def _score_text(sha: str, date: str, subject: str, text_words: tuple[set[str], s
     if evidence.issues:
         score += weights.issue
         reasons.append("names " + ", ".join(f"#{n}" for n in evidence.issues))
-    changed = [i for i in evidence.diff if not i.startswith("+")]
-    introduced = [i[1:] for i in evidence.diff if i.startswith("+")]
+    quoted = [i for i in evidence.diff if i in query.literals]
+    changed = [i for i in evidence.diff if not i.startswith("+") and i not in query.literals]
+    introduced = [i[1:] for i in evidence.diff if i.startswith("+") and i not in query.literals]
     if changed:
         score += sum(query.weights.get(i, weights.changed_identifier) for i in changed)
         reasons.append("its diff changes lines with " + ", ".join(f"`{i}`" for i in changed))
+    if quoted:
+        score += sum(query.weights.get(i, weights.literal) for i in quoted)
+        reasons.append("its diff changes lines holding " + ", ".join(f'"{i}"' for i in quoted))
     if introduced:
         score += weights.introduced * len(introduced)
         reasons.append("introduced " + ", ".join(f"`{i}`" for i in introduced))
@@ -368,15 +384,18 @@ def _score_text(sha: str, date: str, subject: str, text_words: tuple[set[str], s
     return Candidate(sha, date, subject, score, reasons)
 
 
-def _identifier_hits(root, identifiers: list[str], timeout: float) -> dict[str, list[str]]:
-    """sha -> the identifiers whose lines its diff adds or removes; the oldest commit of each is
-    marked ``+x`` (it introduced ``x``, which it fixed nothing about yet).
+def _identifier_hits(root, identifiers: list[str], timeout: float, literals: list[str] = ()) -> dict[str, list[str]]:
+    """sha -> the identifiers (and ``literals``) whose lines its diff adds or removes; the oldest
+    commit of each identifier is marked ``+x`` (it introduced ``x``, which it fixed nothing about yet;
+    the oldest holding a literal is often the fix, whose test added the input).
 
     One ``git log -G`` for all of them (a history walk computes every commit's diff: one walk,
     not one per identifier), then, when there are several, one ``diff-tree -U0`` of the commits
     it found says which identifiers each one's lines hold."""
     from cc_hooks.git import run_git
 
+    literals = [i for i in literals if i not in identifiers]
+    identifiers = [*identifiers, *literals]
     if not identifiers:
         return {}
     pattern = "|".join(f"({_extended(i)})" for i in identifiers)
@@ -389,9 +408,9 @@ def _identifier_hits(root, identifiers: list[str], timeout: float) -> dict[str, 
     hits: dict[str, list[str]] = {}
     for ident in identifiers:
         found = [sha for sha in shas if sha in per_ident.get(ident, ())]  # newest first, as git listed them
-        for sha in found[:-1]:
+        for sha in found[:-1] if ident not in literals else found:
             hits.setdefault(sha, []).append(ident)
-        if found:
+        if found and ident not in literals:
             hits.setdefault(found[-1], []).append(f"+{ident}")
     return hits
 

@@ -32,7 +32,7 @@ from typing import Optional
 _REC, _FIELD, _ITEM = "\x1e", "\x1f", "\x1d"
 _FORMAT = f"{_REC}%H{_FIELD}%aI{_FIELD}%P{_FIELD}%(trailers:key=Symptom,valueonly,unfold,separator=%x1d){_FIELD}%B"
 _TOKEN_RE = re.compile(r"#\d{1,7}\b|-{1,2}[A-Za-z][\w-]*|[A-Za-z_][\w.]*\w")
-VERSION = "10"  # change when the rows or the postings change shape
+VERSION = "11"  # change when the rows or the postings change shape
 
 
 _CODE_TOKEN_RE = re.compile(r"^[#-]|[_.]|.[A-Z]")

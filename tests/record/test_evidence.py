@@ -238,3 +238,32 @@ def test_short_plurals_are_stemmed_and_latin_endings_are_not():
 
     assert words_of("eggs bugs keys") == words_of("egg bug key")
     assert words_of("status axis") == {"status", "axis"}
+
+
+def test_the_input_a_user_quotes_finds_the_fix_whose_test_repeats_it(tmp_path: Path):
+    """Issue 20 round 6 (sqlparse, arrow): "bugfix ISSUE_801; Remove all comments when only comments"
+    ranked 54th for a report quoting its input ``"--A;\\n--B;"``; its regression test holds that string,
+    and no other commit's diff does. A quoted string of another script ("Μαϊ") is an output too."""
+    new_repo(tmp_path)
+    commit(tmp_path, "init", {"fmt.py": "def format(sql, strip_comments=False):\n    return sql\n", "locales.py": "MONTHS = ['Μάιος']\n"})
+    for n in range(3):
+        commit(tmp_path, f"Keep the last comment of the input when strip_comments is off ({n})",
+               {"fmt.py": f"def format(sql, strip_comments=False):  # {n}\n    return sql\n"})
+    fix = commit(tmp_path, "Handle statements made of nothing else",
+                 {"fmt.py": "def format(sql, strip_comments=False):\n    return '' if strip_comments and sql.startswith('--') else sql\n",
+                  "tests/test_fmt.py": "def test_only():\n    assert format(\"--A;\\n--B;\", strip_comments=True) == ''\n"})
+    for n in range(3):
+        commit(tmp_path, f"Greek month names, take {n}", {f"notes/g{n}.py": f"G = {n}\n"})
+    greek = commit(tmp_path, "Correct an accent", {"locales.py": "MONTHS = ['Μαΐ']\n", "old.py": "ABBR = 'Μαϊ'\n"})
+    result = triage(tmp_path, ['format(strip_comments=True) leaves the last comment when the input is only comments',
+                               'sqlparse.format("--A;\\n--B;", strip_comments=True) returns "--B;"'])
+    assert result.prior[0].fixes[0].full_sha == fix, [(c.fixes[0].sha, c.matched_by) for c in result.prior]
+    assert 'holding "--A;\\n--B;"' in result.prior[0].matched_by
+    result = triage(tmp_path, ['Greek months: May is abbreviated "Μαϊ"'])
+    assert result.prior[0].fixes[0].full_sha == greek, [(c.fixes[0].sha, c.matched_by) for c in result.prior]
+
+
+def test_words_of_any_script_are_words():
+    from cc_hooks.record.evidence import words_of
+
+    assert {"πριν", "ώρα"} <= words_of("μία ώρα πριν, Größe") and words_of("Größe") == words_of("größe")
