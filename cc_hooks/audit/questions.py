@@ -393,6 +393,7 @@ class _Regions:
     demo: set  # lines under ``if __name__ == "__main__":``
     nested: set = field(default_factory=set)  # decorator lines of a def/class defined inside a function
     empty: set = field(default_factory=set)  # decorator lines of a method whose body is only ``pass``/``...``
+    helpers: set = field(default_factory=set)  # decorator lines of a function the file calls, not named ``test*``
     polling: set = field(default_factory=set)  # lines whose innermost loop polls: a ``while``, or a ``for`` that breaks
     deliberate: set = field(default_factory=set)  # sleeps that are their function's job (see ``_deliberate_sleeps``)
 
@@ -423,7 +424,9 @@ def _python_regions(lines: list[str]) -> Optional[_Regions]:
             demo.update(range(node.lineno, (node.end_lineno or node.lineno) + 1))
     regions = _Regions(comments, in_string, demo)
     if tree is not None:
-        _decorated(tree, regions, in_function=False, in_class=False)
+        called = {n.func.id if isinstance(n.func, ast.Name) else n.func.attr for n in ast.walk(tree)
+                  if isinstance(n, ast.Call) and isinstance(n.func, (ast.Name, ast.Attribute))}
+        _decorated(tree, regions, in_function=False, in_class=False, called=called)
         _polling_loops(tree, regions.polling, polling=False)
         _deliberate_sleeps(tree, regions.deliberate)
     return regions
@@ -507,10 +510,12 @@ _OUT_OF_SCOPE_RE = re.compile(r"(?:only\s+(?:relevant|applies|applicable|meaning
                               r"|not\s+(?:relevant|applicable)\s+(?:for|to|on|in|here)|does\s*n[o']?t\s+apply\s+(?:to|here))\b", re.I)
 
 
-def _decorated(node, regions: _Regions, in_function: bool, in_class: bool) -> None:
+def _decorated(node, regions: _Regions, in_function: bool, in_class: bool, called: frozenset = frozenset()) -> None:
     """Record the decorator lines of defs and classes that are test fixtures (defined inside a
-    function: a test of the skip machinery) or empty overrides (a method that only ``pass``es: an
-    inherited test declared not applicable)."""
+    function: a test of the skip machinery), empty overrides (a method that only ``pass``es: an
+    inherited test declared not applicable), or helpers the file's tests call (``text_in_fig()``, not
+    named ``test*``: a skip mark on it disables no test; an uncalled ``pty_size_is_realistic`` is a
+    test of pytest-relaxed's)."""
     import ast
 
     for child in ast.iter_child_nodes(node):
@@ -521,7 +526,9 @@ def _decorated(node, regions: _Regions, in_function: bool, in_class: bool) -> No
                 regions.nested.update(lines)
             elif is_def and in_class and all(_is_filler(statement) for statement in child.body):
                 regions.empty.update(lines)
-        _decorated(child, regions, in_function or is_def, isinstance(child, ast.ClassDef) or (in_class and not is_def))
+            elif is_def and not child.name.startswith("test") and child.name in called:
+                regions.helpers.update(lines)
+        _decorated(child, regions, in_function or is_def, isinstance(child, ast.ClassDef) or (in_class and not is_def), called)
 
 
 def _is_filler(statement) -> bool:
@@ -590,8 +597,8 @@ def _oddity(rel: str, number: int, line: str, lines: list[str], test: bool, regi
                       block if named or states_a_reason(block) else "")
     if _found(_DISABLED_TEST_RE, line):
         text = _skip_reason(lines, number)
-        if regions is not None and (number in regions.nested or (number in regions.empty and _word_count(text) >= 2)):
-            return None  # a skip that is the test's fixture, or an inherited test declared not applicable, with why
+        if regions is not None and (number in regions.nested or number in regions.helpers or (number in regions.empty and _word_count(text) >= 2)):
+            return None  # a skip that is the test's fixture, on a helper no runner collects, or an inherited test declared not applicable
         if _OUT_OF_SCOPE_RE.match(text.strip(" \"'()")):
             return None  # "Only relevant for `poetry install`": a test that does not apply here, not one disabled
         return Oddity(rel, number, "disabled test", line.strip(), text if _word_count(text) >= 3 else _comment_block(lines, number))

@@ -721,3 +721,39 @@ def test_the_same_note_in_another_file_and_a_bundles_comments_are_no_new_questio
     found = {o.path: o for o in scan_oddities(project.root)}
     assert set(found) == {"src/cocoalibs.py", "tests/test_async_cluster.py", "src/other.py"}
     assert found["src/cocoalibs.py"].copies == ["src/lib.py:2"] and found["tests/test_async_cluster.py"].copies == ["tests/test_cluster.py:2"]
+
+
+def test_a_skip_mark_on_a_helper_no_runner_collects_disables_nothing(project):
+    """Issue 20 round 7 (xarray): ``@pytest.mark.skip(reason="maybe flaky")`` sits on ``text_in_fig()``, a
+    helper many tests call: pytest never collects it, so the mark disables no test. The same mark on a
+    ``test_*`` function or method is a disabled test, and so is one on an uncalled function of another
+    name (invoke's pytest-relaxed specs: ``pty_size_is_realistic``)."""
+    project.write("tests/test_plot.py", "\n".join([
+        "import pytest",
+        "",
+        '@pytest.mark.skip(reason="maybe flaky")',
+        "def text_in_fig():",
+        "    return set()",
+        "",
+        '@pytest.mark.skip(reason="needs a display server to draw the figure")',
+        "def test_draws():",
+        "    assert text_in_fig() == set()",
+        "",
+        "class TestPlot:",
+        '    @pytest.mark.skip(reason="the colorbar moved in matplotlib 3.9")',
+        "    def test_colorbar(self):",
+        "        assert True",
+        "",
+    ]))
+    project.write("integration/main.py", "\n".join([
+        "import pytest",
+        "",
+        "class Pty:",
+        '    @pytest.mark.skip(reason="CircleCI env actually does have 0x0 stty")',
+        "    def pty_size_is_realistic(self):",
+        "        assert size() != (0, 0)",
+        "",
+    ]))
+    project.commit("Add plot tests")
+    assert [o.line for o in scan_oddities(project.root) if o.path == "tests/test_plot.py"] == [7, 12]
+    assert [o.line for o in scan_oddities(project.root) if o.path == "integration/main.py"] == [4]
