@@ -102,13 +102,19 @@ def stale_claims(view: View, config, deadline, max_docs: int = MAX_DOCS) -> list
 SAME_PASSAGE = 10  # lines: a claim repeating one this close is the same question
 # ``git checkout -b topic``, ``git switch -c topic origin/main``, ``git branch topic``, ``git worktree add -b topic ../x``
 _CREATES_BRANCH_RE = re.compile(r"\bgit\s+(?:checkout\s+-[bB]|switch\s+(?:-c|-C|--create)|branch(?:\s+-[fc])?|worktree\s+add\s+(?:\S+\s+)*?-[bB])\s+"
-                                r"[`'\"]?([\w][\w./-]*)")
+                                r"[`'\"]?([\w][\w./-]*)[`'\"]?(?:[ \t]+([\w][\w./-]*))?")
 
 
 def readers_branches(text: str) -> frozenset:
-    """The branches a doc has its reader create (its commands): a later sentence naming one is about
-    the reader's clone, which this repository never holds."""
-    return frozenset(m.group(1).rstrip(".") for m in _CREATES_BRANCH_RE.finditer(text))
+    """The branches a doc has its reader create (its commands): a sentence of that doc naming one is
+    about the reader's clone, which this repository never holds. A branch started from the remote's
+    branch of the same name (``git checkout -b develop origin/develop``) is the repository's own."""
+    created = set()
+    for m in _CREATES_BRANCH_RE.finditer(text):
+        name, start = m.group(1).rstrip("."), m.group(2) or ""
+        if not start.endswith("/" + name):
+            created.add(name)
+    return frozenset(created)
 _POINT_IN_TIME = frozenset({"clean", "pushed", "staged"})
 _LINK_ITEM_RE = re.compile(r"^(?:\[[^\]]+\]\([^)]+\)|`[^`<]+<[^>]+>`_|:(?:doc|ref):`[^`]+`)")
 _PLACEHOLDER_RE = re.compile(r"(?:^|[-_/.])(?:[Xx]\.[Yy](?:\.[Zz])?|[Nn]\.[Nn](?:\.[Nn])?|X{3,}|<[^>]*>|\{[^}]*\})(?:$|[-_/.])")

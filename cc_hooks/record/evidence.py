@@ -48,6 +48,8 @@ _IDENT_RE = re.compile(
 # those), unless it is in another script than the report ("Μαϊ": an output of the program, not prose)
 _LITERAL_RE = re.compile(r'"([^"\n]{3,80})"|(?<![\w\'])\'([^\'\n]{3,80})\'(?![\w\'])|`([^`\n]{3,80})`')
 _NAME_ONLY_RE = re.compile(r"[\w.]+(?:\(\))?|[\w\s]+")
+# A traceback's ``File "/home/u/venv/.../parser.py"`` and ``"<stdin>"``: the user's paths, not the input
+_NOT_INPUT_RE = re.compile(r"^<[\w\s-]+>$|^(?:[A-Za-z]:)?[\w.~-]*[/\\][^\s\"']*\.(?:py|pyx|js|ts|rb|go|rs|java|c|h|cpp)$")
 MAX_LITERALS = 3
 # A name quoted in an error message ("has no attribute '_pin'") when it looks like code.
 _QUOTED_NAME_RE = re.compile(r"""['"]([A-Za-z_][\w.]*[_.][\w.]*\w|_[a-z]\w+)['"]""")
@@ -190,7 +192,7 @@ class Query:
         idents = [i for i in idents if i not in paths and " " not in i]
         each = [w for w in (report_words(p) for p in phrasings) if w]
         literals = [m.group(m.lastindex).strip() for m in _LITERAL_RE.finditer(text)]
-        literals = [l for l in dict.fromkeys(literals) if l not in idents[:4]
+        literals = [l for l in dict.fromkeys(literals) if l not in idents[:4] and not _NOT_INPUT_RE.search(l)
                     and (len(l) >= 4 and not _NAME_ONLY_RE.fullmatch(l) if l.isascii() else len(l) >= 3)]
         return cls(report_words(text), each, idents[:4], paths, set(_ISSUE_RE.findall(text)), literals[:MAX_LITERALS])
 
@@ -220,13 +222,8 @@ def rank(root, phrasings: list[str], index, timeout: float = 30.0, limit: int = 
     found = _word_hits(index, query)
     idf = _idf(query.words, found, len(index))
     by_diff = _identifier_hits(root, query.identifiers, timeout, query.literals)
-    hits_per_ident: dict[str, int] = {}
-    for idents in by_diff.values():
-        for ident in idents:
-            hits_per_ident[ident.lstrip("+")] = hits_per_ident.get(ident.lstrip("+"), 0) + 1
+    query.weights = diff_weights(query, by_diff, len(index), weights)
     scale = math.log(max(len(index), 2))
-    query.weights = {i: (weights.literal if i in query.literals else weights.changed_identifier) * max(0.0, 1 - math.log(max(n, 1)) / scale)
-                     for i, n in hits_per_ident.items()}
     homes = _defining_files(root, query.identifiers, timeout)
     for path in query.paths:
         homes.setdefault(path, [])
@@ -261,6 +258,19 @@ def rank(root, phrasings: list[str], index, timeout: float = 30.0, limit: int = 
     _score_diffs(root, best[:DIFF_CANDIDATES], query, idf, timeout, weights)
     best.sort(key=lambda c: (-c.score, c.date))
     return best[:limit]
+
+
+def diff_weights(query: Query, by_diff: dict[str, list[str]], commits: int, weights: Weights = WEIGHTS) -> dict[str, float]:
+    """identifier or literal -> what a commit whose diff changes it is worth: less the more of the
+    ``commits`` changed it (``by_diff``: ``_identifier_hits``)."""
+    hits: dict[str, int] = {}
+    for found in by_diff.values():
+        for ident in found:
+            key = ident if ident in query.literals else ident.lstrip("+")  # "+x": introduced x; a literal may begin with "+"
+            hits[key] = hits.get(key, 0) + 1
+    scale = math.log(max(commits, 2))
+    return {i: (weights.literal if i in query.literals else weights.changed_identifier) * max(0.0, 1 - math.log(max(n, 1)) / scale)
+            for i, n in hits.items()}
 
 
 def _fold_merges(index, scored: dict) -> None:

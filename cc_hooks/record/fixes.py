@@ -209,8 +209,9 @@ def brought_names(changes: list[FileChange]) -> set[str]:
 
 
 def carried(brought: set[str], lines) -> bool:
-    """Whether ``lines`` hold most of the names in ``brought``."""
-    return bool(brought) and len(brought & _names(lines)) * 2 > len(brought)
+    """Whether ``lines`` (or a set of names) hold most of the names in ``brought``."""
+    found = lines if isinstance(lines, set) else _names(lines)
+    return bool(brought) and len(brought & found) * 2 > len(brought)
 
 
 def _names(lines) -> set[str]:
@@ -218,6 +219,13 @@ def _names(lines) -> set[str]:
 
 
 _DEFINES_RE = re.compile(r"^\s*(?:async\s+)?(?:def|class|function|fn|func)\s+([A-Za-z_]\w*)")
+# A name only this code would write: snake_case, camelCase or UPPER_CASE, not a dunder (``stashed_nodes``,
+# ``INLINE_PLACEHOLDER``; not ``self``, ``None``, ``close``)
+_DISTINCTIVE_RE = re.compile(r"(?!__)[A-Za-z]\w*_\w+|[a-z]+[A-Z]\w*|[A-Z][A-Z0-9]+(?:_[A-Z0-9]+)*")
+
+
+def _distinctive(names: set[str]) -> set[str]:
+    return {n for n in names if _DISTINCTIVE_RE.fullmatch(n) and not n.startswith("__")}
 
 
 def _defined(lines) -> set[str]:
@@ -227,10 +235,11 @@ def _defined(lines) -> set[str]:
 
 def _moved_by_remover(root, searched: list[_Pending], results: dict, timeout: float) -> None:
     """A fix judged gone because a commit removed its lines and added nothing in their place there,
-    when that commit defined the fix's functions again in other files, or wrote most of its names
-    there: the fix moved (a method taken from a postprocessor into the pattern that feeds it), it is
-    rewritten, not gone. One
-    ``diff-tree --stdin`` for those commits, which only a gone verdict costs."""
+    when that commit's code in other files brings in the fix's distinctive names (snake_case,
+    camelCase, UPPER_CASE): most of them, or, when it defines the fix's functions again, one besides
+    them. The fix moved (a method taken from a postprocessor into the pattern that feeds it); it is
+    rewritten, not gone. ``def close(self)`` in another class, or ``self`` and ``None`` in unrelated
+    code, moves nothing. One ``diff-tree --stdin`` for those commits, which only a gone verdict costs."""
     from cc_hooks.git import run_git_bytes
 
     gone = [item for item in searched if results[item.sha].outcome == GONE and not item.back and results[item.sha].by]
@@ -246,11 +255,12 @@ def _moved_by_remover(root, searched: list[_Pending], results: dict, timeout: fl
     for item in gone:
         judgement = results[item.sha]
         own = set(item.all_paths())
-        elsewhere = [c for c in patches.get(judgement.by, []) if c.path not in own and not _TEST_RE.search(c.path)]
-        written = [line for c in elsewhere for line in c.added]
-        defined = _defined(line for c in item.changes for line in c.added)
-        again = defined and defined <= _defined(written)
-        if again or carried(brought_names(item.changes), written):
+        elsewhere = [c for c in patches.get(judgement.by, []) if c.path not in own and not _TEST_RE.search(c.path) and not _DOC_RE.search(c.path)]
+        new_there = brought_names(elsewhere)
+        fix_names = _distinctive(brought_names(item.changes))
+        defined = {n for n in _defined(line for c in item.changes for line in c.added) if not n.startswith("__")}
+        again = bool(defined) and defined <= _defined(line for c in elsewhere for line in c.added) and bool((fix_names - defined) & new_there)
+        if again or (len(fix_names) >= 2 and carried(fix_names, new_there)):
             where = ", ".join(sorted({c.path for c in elsewhere if c.added})[:3])
             what = f"defined {', '.join(f'`{name}`' for name in sorted(defined))} again" if again else "wrote most of its names"
             results[item.sha] = Judgement(REWRITTEN, f"moved by {judgement.by[:12]}: it took the fix's lines out of "

@@ -757,3 +757,34 @@ def test_a_skip_mark_on_a_helper_no_runner_collects_disables_nothing(project):
     project.commit("Add plot tests")
     assert [o.line for o in scan_oddities(project.root) if o.path == "tests/test_plot.py"] == [7, 12]
     assert [o.line for o in scan_oddities(project.root) if o.path == "integration/main.py"] == [4]
+
+
+def test_the_review_of_the_round_7_rules_keeps_the_warnings_and_hacks_they_must_not_hide(project):
+    """Review: a do-not marker on "the lock" with its consequence, "might be a hack, but", "# #1234:
+    workaround", a Python file with a long first line, and ``@unittest.skip`` on a helper (calling it
+    raises SkipTest: the tests that call it are skipped) are each still a question."""
+    project.write("src/worker.py", "\n".join([
+        "def stop(self):",
+        "    # Don't remove the lock when closing: the worker thread deadlocks otherwise",  # 2
+        "    self.lock.release()",
+        "    # DO NOT REMOVE the flush when running under uwsgi, requests hang",  # 4: a third of its kind
+        "    self.flush()",
+        "",
+    ]))
+    project.write("src/capi.py", "# this might be a hack, but the C API gives us no other way to reach the buffer\nbuf = raw(obj)\n")
+    project.write("src/crash.py", "# #1234: workaround for the segfault in libfoo 2.1, so copy the array first\ndata = list(data)\n")
+    project.write("src/long.py", '"""' + "A module whose one-line docstring is long. " * 12 + '"""\n# HACK: the registry is global\nREGISTRY = {}\n')
+    project.write("tests/test_core.py", "\n".join([
+        "import unittest",
+        "",
+        '@unittest.skip("libfoo is not installed on CI")',
+        "def needs_libfoo():",
+        "    pass",
+        "",
+        "def test_read():",
+        "    needs_libfoo()",
+        "",
+    ]))
+    project.commit("Add warnings")
+    asked = {(o.path, o.line) for o in scan_oddities(project.root)}
+    assert {("src/worker.py", 2), ("src/capi.py", 1), ("src/crash.py", 1), ("src/long.py", 2), ("tests/test_core.py", 3)} <= asked

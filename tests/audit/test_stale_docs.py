@@ -310,3 +310,16 @@ def test_a_branch_the_doc_has_the_reader_create_is_the_readers(project):
     ]) + "\n")
     project.commit("Document contributing")
     assert [s.question.source for s in by_kind(audit(project), STALE)] == ["docs/contributing.rst:10"]
+
+
+def test_a_branch_started_from_the_remotes_branch_of_its_name_is_the_repositorys(project):
+    """Review: ``git checkout -b develop origin/develop`` checks out this repository's ``develop``; a guide
+    saying pull requests merge into it makes a claim, stale when the branch is gone."""
+    project.write("docs/contributing.rst", "\n".join([
+        "Contributing", "============", "",
+        "Track the development branch::", "",
+        "    git checkout -b develop origin/develop", "",
+        "Pull requests are merged into the ``develop`` branch.", "",  # 8: stale
+    ]) + "\n")
+    project.commit("Document contributing")
+    assert [s.question.source for s in by_kind(audit(project), STALE)] == ["docs/contributing.rst:8"]

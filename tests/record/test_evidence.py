@@ -267,3 +267,25 @@ def test_words_of_any_script_are_words():
     from cc_hooks.record.evidence import words_of
 
     assert {"πριν", "ώρα"} <= words_of("μία ώρα πριν, Größe") and words_of("Größe") == words_of("größe")
+
+
+def test_a_tracebacks_file_paths_are_no_quoted_input():
+    """Review: the ``File "..."`` lines of a pasted traceback filled the three literal slots before the
+    input the user quoted."""
+    from cc_hooks.record.evidence import Query
+
+    query = Query.of(['"(UTC+01:00) Amsterdam" cannot be parsed: File "/home/u/venv/lib/python3.11/site-packages/arrow/parser.py", '
+                      'line 3, in parse; File "<stdin>", line 1; File "C:\\\\venv\\\\arrow\\\\api.py"; "+01:00" works'])
+    assert query.literals == ["(UTC+01:00) Amsterdam", "+01:00"]
+
+
+def test_a_quoted_string_every_commit_changed_weighs_little_even_with_a_leading_plus():
+    """Review: a literal beginning with "+" ("+01:00") was counted under "01:00" and always scored the
+    full ``Weights.literal``."""
+    from cc_hooks.record.evidence import WEIGHTS, Query, diff_weights
+
+    query = Query.of(['offset "+01:00" and "(UTC) Berlin"'])
+    assert query.literals == ["+01:00", "(UTC) Berlin"]
+    by_diff = {f"sha{n}": ["+01:00"] for n in range(12)} | {"once": ["(UTC) Berlin"]}
+    weights = diff_weights(query, by_diff, 13)
+    assert weights["+01:00"] < WEIGHTS.literal / 4 and weights["(UTC) Berlin"] == WEIGHTS.literal

@@ -253,18 +253,19 @@ def test_a_fix_its_remover_defined_again_in_another_file_moved_it(tmp_path: Path
     """Issue 20 round 7 (Python-Markdown): 481e507 "Raw HTML parsing is no longer slow" took the
     ``unescape`` method a fix had added out of the postprocessor and defined it again in the inline
     pattern: "added nothing in their place: likely a regression" was a false alarm. A remover that
-    writes unrelated code elsewhere still removed the fix."""
+    writes unrelated code elsewhere, code with the same generic names (``self``, ``None``), or a
+    ``close`` method of another class (review) still removed the fix."""
     git(tmp_path, "init", "-q", "-b", "main")
     git(tmp_path, "config", "user.email", "t@example.com")
     git(tmp_path, "config", "user.name", "T")
     post = "class Raw:\n    def run(self, html):\n        return html\n"
     commit(tmp_path, "init", {"post.py": post, "inline.py": "class Pattern:\n    def handle(self, m):\n        return m\n"})
     fix = commit(tmp_path, "Unescape raw html", {"post.py": post.replace("        return html", "        html = self.unescape(html)\n        return html")
-                                                 + "\n    def unescape(self, html):\n        for k, v in self.stash.items():\n"
+                                                 + "\n    def unescape(self, html):\n        for k, v in self.stashed_nodes.items():\n"
                                                    "            html = html.replace(k, v)\n        return html\n"})
     moved = commit(tmp_path, "Raw html parsing is no longer slow",
                    {"post.py": post, "inline.py": "class Pattern:\n    def handle(self, m):\n        return self.unescape(m)\n\n"
-                                                  "    def unescape(self, text):\n        return self.stash.sub(text)\n"})
+                                                  "    def unescape(self, text):\n        return PLACEHOLDER_RE.sub(self.stashed_nodes.get, text)\n"})
     result = judged(tmp_path, fix)
     assert result.outcome == REWRITTEN and result.by == moved, result
     assert "moved by" in result.detail and "`unescape` again in inline.py" in result.detail
@@ -279,3 +280,16 @@ def test_a_fix_its_remover_defined_again_in_another_file_moved_it(tmp_path: Path
     removal = commit(other, "Speed up", {"post.py": post, "inline.py": "X = 2\nCACHE = {}\n"})
     result = judged(other, fix)
     assert result.outcome == GONE and result.by == removal and "likely a regression" in result.detail
+
+    client = "class Client:\n    def request(self, url, timeout=None):\n        return self.send(url, timeout)\n"
+    conn = "class Conn:\n    def send(self, data):\n        self.sock.sendall(data)\n"
+    commit(other, "Add the client", {"client.py": client, "conn.py": conn})
+    fixes = [commit(other, "Default the timeout", {"client.py": client.replace(
+                 "        return self.send", "        if timeout is None:\n            timeout = self.default_timeout\n        return self.send")}),
+             commit(other, "Close the socket on exit", {"conn.py": conn + "\n    def close(self):\n        self.sock.shutdown(2)\n        self.sock.close()\n"})]
+    removals = [commit(other, "Refactor server", {"client.py": client, "server.py": "class Server:\n    def serve(self, sock, timeout=None):\n"
+                                                  "        if sock is None:\n            return None\n        return self.handle(sock)\n"}),
+                commit(other, "Add a pool", {"conn.py": conn, "pool.py": "class Pool:\n    def close(self):\n        self.items.clear()\n"})]
+    for fix, removal in zip(fixes, removals):
+        result = judged(other, fix)
+        assert result.outcome == GONE and result.by == removal, result
