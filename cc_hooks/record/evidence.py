@@ -9,6 +9,8 @@ every commit is scored by what links it to the symptom's words:
 - identifiers the symptom names (``delete_where``, ``Client.get``, ``KeyError``,
   ``--no-color``): a commit whose diff adds or removes a line holding one (one ``git log -G``
   for all of them, at most four), and its message naming one;
+- strings the symptom quotes (an input, an output: ``"--A;\n--B;"``): a commit whose diff adds or
+  removes a line holding one (the same ``git log -G``), less for a string many commits changed;
 - paths and modules the symptom names, among the files the commit touched;
 - the symptom's words in the subject and body, weighted by how rare each word is in
   this history (a word every commit uses says nothing);
