@@ -220,7 +220,7 @@ def scan_oddities(view: Path, timeout: float = 30.0, limit: int = MAX_ODDITIES) 
     psf_project = trees.psf_licensed()
     for rel in sorted(p for p in listed if is_code_path(p) and not trees.contains(p) and not _DEMO_PATH_RE.search(p)):
         lines = _code_lines(view / rel)
-        if copied_from_elsewhere(lines, psf_project) or (rel.endswith(_BUNDLE_SUFFIXES) and _bundled(lines)):
+        if copied_from_elsewhere(lines, psf_project) or _bundled(rel, lines):
             continue
         test = is_test_path(rel)
         regions = _python_regions(lines) if rel.endswith((".py", ".pyi")) else None
@@ -273,9 +273,9 @@ BUNDLE_LINE = 400  # characters: a line this long in a script's first lines is a
 _BUNDLE_SUFFIXES = (".js", ".mjs", ".cjs", ".css")
 
 
-def _bundled(lines: list[str]) -> bool:
-    """A generated bundle (a browserify prelude, minified JavaScript): its comments are its sources'."""
-    return any(len(line) > BUNDLE_LINE for line in lines[:3])
+def _bundled(rel: str, lines: list[str]) -> bool:
+    """A generated bundle (a browserify prelude, minified JavaScript or CSS): its comments are its sources'."""
+    return rel.endswith(_BUNDLE_SUFFIXES) and any(len(line) > BUNDLE_LINE for line in lines[:3])
 
 
 def _header(lines: list[str]) -> list[str]:
@@ -425,9 +425,12 @@ def _python_regions(lines: list[str]) -> Optional[_Regions]:
             demo.update(range(node.lineno, (node.end_lineno or node.lineno) + 1))
     regions = _Regions(comments, in_string, demo)
     if tree is not None:
-        called = {n.func.id if isinstance(n.func, ast.Name) else n.func.attr for n in ast.walk(tree)
-                  if isinstance(n, ast.Call) and isinstance(n.func, (ast.Name, ast.Attribute))}
-        _decorated(tree, regions, in_function=False, in_class=False, called=called)
+        skipped: dict[str, set] = {}
+        _decorated(tree, regions, in_function=False, in_class=False, skipped_helpers=skipped)
+        if skipped:  # rare: only then is the file searched for the calls that make them helpers
+            called = {n.func.id if isinstance(n.func, ast.Name) else n.func.attr for n in ast.walk(tree)
+                      if isinstance(n, ast.Call) and isinstance(n.func, (ast.Name, ast.Attribute))}
+            regions.helpers.update(line for name, lines in skipped.items() if name in called for line in lines)
         _polling_loops(tree, regions.polling, polling=False)
         _deliberate_sleeps(tree, regions.deliberate)
     return regions
@@ -511,12 +514,12 @@ _OUT_OF_SCOPE_RE = re.compile(r"(?:only\s+(?:relevant|applies|applicable|meaning
                               r"|not\s+(?:relevant|applicable)\s+(?:for|to|on|in|here)|does\s*n[o']?t\s+apply\s+(?:to|here))\b", re.I)
 
 
-def _decorated(node, regions: _Regions, in_function: bool, in_class: bool, called: frozenset = frozenset()) -> None:
+def _decorated(node, regions: _Regions, in_function: bool, in_class: bool, skipped_helpers: Optional[dict] = None) -> None:
     """Record the decorator lines of defs and classes that are test fixtures (defined inside a
     function: a test of the skip machinery), empty overrides (a method that only ``pass``es: an
-    inherited test declared not applicable), or helpers the file's tests call (``text_in_fig()``, not
-    named ``test*``: a skip mark on it disables no test; an uncalled ``pty_size_is_realistic`` is a
-    test of pytest-relaxed's)."""
+    inherited test declared not applicable); and, in ``skipped_helpers`` (name -> lines), the skip
+    marks on functions not named ``test*``: those the file calls are helpers (``text_in_fig()``), whose
+    mark disables no test; an uncalled ``pty_size_is_realistic`` is a test of pytest-relaxed's."""
     import ast
 
     for child in ast.iter_child_nodes(node):
@@ -527,9 +530,11 @@ def _decorated(node, regions: _Regions, in_function: bool, in_class: bool, calle
                 regions.nested.update(lines)
             elif is_def and in_class and all(_is_filler(statement) for statement in child.body):
                 regions.empty.update(lines)
-            elif is_def and not child.name.startswith("test") and child.name in called:
-                regions.helpers.update(lines)
-        _decorated(child, regions, in_function or is_def, isinstance(child, ast.ClassDef) or (in_class and not is_def), called)
+            elif is_def and not child.name.startswith("test") and skipped_helpers is not None:
+                marks = {d.lineno for d in child.decorator_list if "skip" in ast.unparse(d)}
+                if marks:
+                    skipped_helpers.setdefault(child.name, set()).update(marks)
+        _decorated(child, regions, in_function or is_def, isinstance(child, ast.ClassDef) or (in_class and not is_def), skipped_helpers)
 
 
 def _is_filler(statement) -> bool:
@@ -785,7 +790,7 @@ def _marker(line: str, comment: Optional[str]) -> Optional["re.Match[str]"]:
         return None  # "we could workaround this by ...": a workaround the code does not have
     if re.search(r"\bend(?:\s+of)?(?:\s+(?:the|this))?\s*$", match.group("before"), re.IGNORECASE):
         return None  # "XXX END HACK HACK HACK": the close of a block whose opening marker asks the question
-    if re.match(_THROWAWAY_TOOL, match.group("after")) and match.group("marker").lower() in ("hack", "kludge"):
+    if _THROWAWAY_TOOL_RE.match(match.group("after")) and match.group("marker").lower() in ("hack", "kludge"):
         return None  # "Quick hack script to build a release": the word rates the whole file, no oddity in it
     return match
 
@@ -795,7 +800,7 @@ _COMMENTED_OUT_RE = re.compile(r"^\s*(?:#|//)\s+(?:#(?!\d)|//)")
 # "we could workaround this", "it might be hacked around": a modal before the marker
 _HYPOTHETICAL_RE = re.compile(r"\b(?:could|would|might|may)\s+(?:\w+ly\s+)?(?:(?:have|need|try|use|add|write)\s+(?:to\s+|an?\s+)?)?$",
                               re.IGNORECASE)
-_THROWAWAY_TOOL = r"\s+(?:scripts?|tools?|utility|utilities|programs?)\b"
+_THROWAWAY_TOOL_RE = re.compile(r"\s+(?:scripts?|tools?|utility|utilities|programs?)\b")
 
 
 def _comment_after(lines: list[str], number: int) -> str:

@@ -374,7 +374,7 @@ def _carries(fix_patch: bytes, merge_patch: bytes) -> bool:
     from cc_hooks.record import fixes as fixmod
 
     brought = fixmod.brought_names(fixmod.judged_files(fixmod.parse_patch(fix_patch)))
-    return fixmod.carried(brought, (line for c in fixmod.parse_patch(merge_patch) for line in c.added))
+    return fixmod.carried(brought, fixmod.names_of(line for c in fixmod.parse_patch(merge_patch) for line in c.added))
 
 
 def _landed_together(root: Path, sha: str, later: str, timeout: float) -> Optional[str]:

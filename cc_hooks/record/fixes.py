@@ -205,27 +205,27 @@ def judge_many(root, fixes: list[tuple], timeout: float = 30.0, blobs: Optional[
 
 def brought_names(changes: list[FileChange]) -> set[str]:
     """The names a change's code brought in: its added lines' names that its removed lines lack."""
-    return _names(line for c in changes for line in c.added) - _names(line for c in changes for line in c.removed)
+    return names_of(line for c in changes for line in c.added) - names_of(line for c in changes for line in c.removed)
 
 
-def carried(brought: set[str], lines) -> bool:
-    """Whether ``lines`` (or a set of names) hold most of the names in ``brought``."""
-    found = lines if isinstance(lines, set) else _names(lines)
+def carried(brought: set[str], found: set[str]) -> bool:
+    """Whether the names ``found`` hold most of the names in ``brought``."""
     return bool(brought) and len(brought & found) * 2 > len(brought)
 
 
-def _names(lines) -> set[str]:
+def names_of(lines) -> set[str]:
+    """The names (and words) of the significant ``lines``, longer than two characters."""
     return {t for line in lines if significant(line) for t in tokens(line) if len(t) > 2 and not t.isdigit()}
 
 
 _DEFINES_RE = re.compile(r"^\s*(?:async\s+)?(?:def|class|function|fn|func)\s+([A-Za-z_]\w*)")
 # A name only this code would write: snake_case, camelCase or UPPER_CASE, not a dunder (``stashed_nodes``,
 # ``INLINE_PLACEHOLDER``; not ``self``, ``None``, ``close``)
-_DISTINCTIVE_RE = re.compile(r"(?!__)[A-Za-z]\w*_\w+|[a-z]+[A-Z]\w*|[A-Z][A-Z0-9]+(?:_[A-Z0-9]+)*")
+_DISTINCTIVE_RE = re.compile(r"[A-Za-z]\w*_\w+|[a-z]+[A-Z]\w*|[A-Z][A-Z0-9]+(?:_[A-Z0-9]+)*")
 
 
 def _distinctive(names: set[str]) -> set[str]:
-    return {n for n in names if _DISTINCTIVE_RE.fullmatch(n) and not n.startswith("__")}
+    return {n for n in names if _DISTINCTIVE_RE.fullmatch(n)}
 
 
 def _defined(lines) -> set[str]:
