@@ -105,6 +105,11 @@ _CREATES_BRANCH_RE = re.compile(r"\bgit\s+(?:checkout\s+-[bB]|switch\s+(?:-c|-C|
                                 r"[`'\"]?([\w][\w./-]*)[`'\"]?(?:[ \t]+([\w][\w./-]*))?")
 
 
+# what precedes a command on its line: nothing, a prompt, a chaining operator, or inline code's opening
+# backticks; "the git branch `maintenance-1.x`" in a sentence names a branch, it creates none
+_COMMAND_START_RE = re.compile(r"^[ \t]*(?:[$>%#][ \t]*)?\Z|(?:&&|;|\|\|)[ \t]*\Z|(?:^|\s)`{1,2}\Z")
+
+
 def readers_branches(text: str) -> frozenset:
     """The branches a doc has its reader create (its commands): a sentence of that doc naming one is
     about the reader's clone, which this repository never holds. A branch started from the remote's
@@ -112,7 +117,8 @@ def readers_branches(text: str) -> frozenset:
     created = set()
     for m in _CREATES_BRANCH_RE.finditer(text):
         name, start = m.group(1).rstrip("."), m.group(2) or ""
-        if not start.endswith("/" + name):
+        line_before = text[text.rfind("\n", 0, m.start()) + 1 : m.start()]
+        if _COMMAND_START_RE.search(line_before) and not start.endswith("/" + name):
             created.add(name)
     return frozenset(created)
 _POINT_IN_TIME = frozenset({"clean", "pushed", "staged"})

@@ -312,6 +312,20 @@ def test_a_branch_the_doc_has_the_reader_create_is_the_readers(project):
     assert [s.question.source for s in by_kind(audit(project), STALE)] == ["docs/contributing.rst:10"]
 
 
+def test_a_branch_named_in_prose_after_git_is_no_command(project):
+    """Last stop's note: "the git branch `maintenance-1.x`" in a sentence names a branch, it has nobody create
+    one; only a command (a line of its own, after a prompt, or in inline code) creates the reader's branch."""
+    project.write("docs/CONTRIBUTING.md", "\n".join([
+        "# Contributing", "",
+        "Start your work with `git checkout -b my-fix`, then:", "",
+        "    $ git switch -c other-fix", "",
+        "Your work stays on the `my-fix` branch and the `other-fix` branch until you open a pull request.", "",  # 7
+        "Fixes for the 1.x line go to the git branch `maintenance-1.x`.", "",  # 9: stale
+    ]) + "\n")
+    project.commit("Document contributing")
+    assert [s.question.source for s in by_kind(audit(project), STALE)] == ["docs/CONTRIBUTING.md:9"]
+
+
 def test_a_branch_started_from_the_remotes_branch_of_its_name_is_the_repositorys(project):
     """Review: ``git checkout -b develop origin/develop`` checks out this repository's ``develop``; a guide
     saying pull requests merge into it makes a claim, stale when the branch is gone."""
