@@ -99,6 +99,7 @@ class Weights:
     introduced: float = 0.0  # the commit that introduced the identifier (found by the same walk; no gain measured)
     named_identifier: float = 4.0  # the message names it (less for a name hundreds of messages name)
     literal: float = 12.0  # a diff changing a line holding what the user quoted (less for a common string)
+    shipped: float = -20.0  # a release the report says has the bug holds it: it shipped with the bug
     text: float = 30.0  # all of a phrasing's rarest words in the subject or a changelog entry credited to it
     text_floor: float = 0.1  # below this share, the words count for nothing
     body: float = 0.6  # what the whole message's share is worth against the subject's
@@ -183,6 +184,7 @@ class Query:
     literals: list[str] = field(default_factory=list)  # quoted inputs and outputs (``_LITERAL_RE``)
     weights: dict = field(default_factory=dict)  # identifier or literal -> what a diff changing it is worth (rarer: more)
     named_weights: dict = field(default_factory=dict)  # identifier -> what a message naming it is worth
+    versions: list[str] = field(default_factory=list)  # releases the report says have the bug (``releases``)
 
     @classmethod
     def of(cls, phrasings: list[str]) -> "Query":
@@ -196,7 +198,10 @@ class Query:
         literals = [m.group(m.lastindex).strip() for m in _LITERAL_RE.finditer(text)]
         literals = [l for l in dict.fromkeys(literals) if l not in idents[:4] and not _NOT_INPUT_RE.search(l)
                     and (len(l) >= 4 and not _NAME_ONLY_RE.fullmatch(l) if l.isascii() else len(l) >= 3)]
-        return cls(report_words(text), each, idents[:4], paths, set(_ISSUE_RE.findall(text)), literals[:MAX_LITERALS])
+        from cc_hooks.record.releases import named_versions
+
+        return cls(report_words(text), each, idents[:4], paths, set(_ISSUE_RE.findall(text)), literals[:MAX_LITERALS],
+                   versions=named_versions(text))
 
 
 @dataclass
@@ -255,6 +260,7 @@ def rank(root, phrasings: list[str], index, timeout: float = 30.0, limit: int = 
             scored[sha] = candidate
     _fold_merges(index, scored)
     best = sorted(scored.values(), key=lambda c: -c.score)[:60]
+    _score_shipped(root, best, query, timeout, weights)
     _score_files(root, best, query, timeout, set(record_files), weights)
     best.sort(key=lambda c: (-c.score, c.date))
     _score_diffs(root, best[:DIFF_CANDIDATES], query, idf, timeout, weights)
@@ -504,6 +510,31 @@ def _commits_touching(root, homes: dict[str, list[str]], timeout: float) -> dict
 def _extended(text: str) -> str:
     """``text`` as a POSIX extended regular expression matching itself (``log -G`` takes one)."""
     return re.sub(r"([.\[\]()*+?{}|^$\\])", r"\\\1", text)
+
+
+def _score_shipped(root, candidates: list[Candidate], query: Query, timeout: float, weights: Weights = WEIGHTS) -> None:
+    """A candidate that a release the report says has the bug already holds ("since 3.5.0") is no fix
+    of it (``cc_hooks.record.releases``)."""
+    from cc_hooks.record.releases import shipped_in, tags_of
+
+    tags = tags_of(root, query.versions, timeout) if query.versions and candidates else []
+    if not tags:
+        return
+    shipped = shipped_in(root, tags, _month_before(min(c.date for c in candidates)), timeout)
+    named = ", ".join(query.versions)
+    for candidate in candidates:
+        if candidate.sha in shipped:
+            candidate.score += weights.shipped
+            candidate.reasons.append(f"already in {named}, which the report says has the bug")
+
+
+def _month_before(iso: str) -> str:
+    from datetime import datetime, timedelta
+
+    try:
+        return (datetime.fromisoformat(iso) - timedelta(days=31)).date().isoformat()
+    except ValueError:
+        return "1970-01-01"
 
 
 def _score_files(root, candidates: list[Candidate], query: Query, timeout: float, record_files: set[str],

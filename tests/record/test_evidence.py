@@ -289,3 +289,42 @@ def test_a_quoted_string_every_commit_changed_weighs_little_even_with_a_leading_
     by_diff = {f"sha{n}": ["+01:00"] for n in range(12)} | {"once": ["(UTC) Berlin"]}
     weights = diff_weights(query, by_diff, 13)
     assert weights["+01:00"] < WEIGHTS.literal / 4 and weights["(UTC) Berlin"] == WEIGHTS.literal
+
+
+def test_a_commit_the_release_the_report_names_already_holds_is_not_its_fix(tmp_path: Path):
+    """Issue 20 (sqlparse, redis-py): "split() returns a whole BEGIN ... END block as one statement since
+    0.5.4" ranked a fix that 0.5.4 shipped above the fix that came after it; a release the report says
+    has the bug holds no fix of it."""
+    new_repo(tmp_path)
+    commit(tmp_path, "init", {"split.py": "def split(sql):\n    return [sql]\n"})
+    shipped = commit(tmp_path, "Fix split() of BEGIN ... END blocks", {"split.py": "def split(sql):\n    return sql.split(';')\n"})
+    git(tmp_path, "tag", "v0.5.4")
+    for n in range(6):
+        commit(tmp_path, f"Add keyword list {n}", {f"keywords/k{n}.py": f"K = {n}\n"})
+    fix = commit(tmp_path, "Keep transactions apart",
+                 {"split.py": "def split(sql):\n    return [s for s in sql.split(';') if s]  # a TRANSACTION ends\n"})
+    report = "split() returns a whole BEGIN TRANSACTION ... END block as one statement"
+
+    def first(result):
+        return result.prior[0].fixes[0].full_sha, result.prior[0].matched_by
+
+    assert first(triage(tmp_path, [report]))[0] == shipped  # its words alone: the older fix
+    assert first(triage(tmp_path, [report + " since 0.5.4"]))[0] == fix
+    ranked = {c.fixes[0].full_sha: c.matched_by for c in triage(tmp_path, [report + " since 0.5.4"]).prior}
+    assert "already in 0.5.4, which the report says has the bug" in ranked[shipped]
+    assert first(triage(tmp_path, [report + " on Python 0.5.4"]))[0] == shipped  # another program's version
+
+
+def test_the_versions_a_report_names_are_this_projects_tags(tmp_path: Path):
+    """Which versions count: not another program's ("Python 3.11", "TLS 1.2", "HTTP/1.1"), not one the
+    report says fixed it; a tag may carry a prefix, and "4.0" is 4.0.0."""
+    from cc_hooks.record.releases import named_versions, tags_of
+
+    assert named_versions("After upgrading from 3.17.8 to redis-py 4.0, on Python 3.11 with TLS 1.2 over HTTP/1.1") == ["3.17.8", "4.0"]
+    assert named_versions("it was fixed in 2.0 but 2.1b2 breaks it again; 1.2.3-beta too") == ["2.1b2"]
+    assert named_versions("see v6.5.3.") == ["6.5.3"]
+    new_repo(tmp_path)
+    commit(tmp_path, "init", {"a.py": "A = 1\n"})
+    for tag in ("v4.0.0", "redis-py-3.17.8", "4.0.1", "14.0", "3.17.80"):
+        git(tmp_path, "tag", tag)
+    assert sorted(tags_of(tmp_path, ["3.17.8", "4.0"], 10.0)) == ["redis-py-3.17.8", "v4.0.0"]
