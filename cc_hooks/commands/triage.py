@@ -326,7 +326,9 @@ def _superseded(root: Path, result: TriageResult, timeout: float) -> None:
     A commit found in history whose subject says it is a refactor fixed nothing: its code taken out
     since is a rewrite, not a regression. A commit of a merged branch whose lines a later commit of
     the same branch took out is one step of the change that merge landed (rich's "Fix ZWJ and edge
-    cases", then "refine", in #3953)."""
+    cases", then "refine", in #3953); so is a commit whose author changed its lines again in the next
+    commits of an unbroken run pushed straight to the branch (dramatiq's "time_limit: define a
+    protocol for timeout managers", then "make ctypes timeout manager a daemon", 50 minutes later)."""
     from cc_hooks.record.evidence import is_chore
 
     leads = {f.full_sha for cause in result.prior for f in cause.fixes if f.full_sha} | {m["sha"] for m in result.mentions}
@@ -342,31 +344,65 @@ def _superseded(root: Path, result: TriageResult, timeout: float) -> None:
                 fix.status, fix.intact = "rewritten", True
                 fix.detail = f"a refactor, not a fix: its code was rewritten since ({removal})"
             elif (merge := _landed_together(root, fix.full_sha or fix.sha, fix.by, timeout)) is not None:
-                _judge_as_merged(root, fix, merge, removal, timeout)
+                _judge_as_landed(root, fix, merge, removal, timeout)
+            elif _one_series(root, fix.full_sha or fix.sha, fix.by, timeout):
+                _judge_as_landed(root, fix, fix.by, removal, timeout, series=True)
 
 
-def _judge_as_merged(root: Path, fix: "FixStatus", merge: str, removal: str, timeout: float) -> None:
-    """A fix its own branch changed again before ``merge`` landed both is judged by the merge's net
-    change, when that change still carries the fix: most of the names the fix's lines brought in are
-    among the merge's added lines. A branch that undid the fix before the merge keeps the alarm."""
+def _judge_as_landed(root: Path, fix: "FixStatus", end: str, removal: str, timeout: float, series: bool = False) -> None:
+    """A fix that the commits landed with it changed again is judged by the net change that landed,
+    ``end``'s (the merge of its branch, or the last commit of its author's ``series``), when that change
+    still carries the fix: most of the names the fix's lines brought in are among its added lines. A
+    branch or series that undid the fix keeps the alarm."""
     from cc_hooks.git import GitError
     from cc_hooks.record import fixes as fixmod
 
+    sha = fix.full_sha or fix.sha
+    where = f"by its author's next commits, up to {end[:12]}," if series else f"on its own branch before {end[:12]} merged it"
     try:
-        patches = _patches(root, [fix.full_sha or fix.sha, merge], timeout)
-        patch = patches.get(merge, b"")
-        if not _carries(patches.get(fix.full_sha or fix.sha, b""), patch):
-            fix.detail = f"undone on its own branch before {merge[:12]} merged it ({removal}): likely a regression"
+        patches = _patches(root, [sha] if series else [sha, end], timeout)
+        patch = _net_patch(root, f"{sha}^", end, timeout) if series else patches.get(end, b"")
+        if not _carries(patches.get(sha, b""), patch):
+            fix.detail = f"undone {where} ({removal}): likely a regression"
             return
-        judged = fixmod.judge_many(root, [(merge, patch, None, True)], timeout).get(merge)
-        _, intact, status, detail, _, by = _check_one(root, merge, True, patch, judged, timeout)
+        judged = fixmod.judge_many(root, [(end, patch, None, True)], timeout).get(end)
+        _, intact, status, detail, _, by = _check_one(root, end, True, patch, judged, timeout)
     except GitError:
         return  # the alarm stands, as the fix alone was judged
     if intact:
         fix.status, fix.intact, fix.by = "rewritten", True, None
-        fix.detail = f"changed again on its own branch before {merge[:12]} merged it, one change whose net lines HEAD has ({removal})"
+        fix.detail = f"changed again {where} one change whose net lines HEAD has ({removal})"
     else:
-        fix.status, fix.detail, fix.by = status, f"as merged by {merge[:12]}: {detail}", by
+        fix.status, fix.detail, fix.by = status, f"as landed by {end[:12]}: {detail}", by
+
+
+def _one_series(root: Path, sha: str, later: str, timeout: float) -> bool:
+    """Whether ``sha`` and ``later`` are one author's unbroken run of commits on ``later``'s first-parent
+    line, committed within ``SERIES_HOURS``: one change pushed in steps (one ``git log``)."""
+    from cc_hooks.git import GitError, run_git
+
+    try:
+        rows = [line.split("\0") for line in run_git(root, "log", "--first-parent", "--format=%H%x00%ae%x00%ct",
+                                                        f"{sha}^..{later}", timeout=timeout).splitlines()]
+    except GitError:
+        return False  # a root commit has no parent to start the run from
+    if len(rows) < 2 or not rows[-1][0].startswith(sha) or not rows[0][0].startswith(later):
+        return False
+    return len({r[1].lower() for r in rows}) == 1 and int(rows[0][2]) - int(rows[-1][2]) <= SERIES_HOURS * 3600
+
+
+SERIES_HOURS = 24
+
+
+def _net_patch(root: Path, base: str, end: str, timeout: float) -> bytes:
+    """The patch from ``base`` to ``end``, with ``_patches``' options."""
+    from cc_hooks.git import GitError, run_git_bytes
+
+    proc = run_git_bytes(root, "diff-tree", "-r", "-p", "--binary", "--no-color", "--no-ext-diff", "--no-textconv", "--no-renames",
+                         base, end, "--", timeout=timeout)
+    if proc.returncode != 0:
+        raise GitError(f"git diff-tree failed: {proc.stderr.decode('utf-8', 'replace').strip()[:200]}")
+    return proc.stdout
 
 
 def _carries(fix_patch: bytes, merge_patch: bytes) -> bool:

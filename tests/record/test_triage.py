@@ -207,9 +207,12 @@ def test_many_fixes_are_judged_in_one_batch_each_as_alone(repo, monkeypatch):
     assert judged[fixes["changed"]] == (True, True, "rewritten") and judged[fixes["side"]] == (False, False, "not-in-head")
     assert judged[fixes["merge"]] == judged[fixes["topic"]] == (True, True, "intact")
     # the oldest fix; then, for the one gone fix, the merge that landed it and that merge's branch
-    assert calls.count("rev-list") == 1 + 2 and calls.count("diff-tree") == 1 and "merge-base" not in calls
+    assert calls.count("rev-list") == 1 + 2 and "merge-base" not in calls
+    # the candidates' files; then, as the revert is its author's next commit, that fix's patch and the run's net patch
+    assert calls.count("diff-tree") == 1 + 2
     assert calls.count("cat-file") == 2 and "apply" not in calls  # object types, then every file of every fix
-    assert calls.count("log") <= 4 and calls.count("grep") <= 1  # the history, its changelogs and its tests; who changed the lines of the fixes not intact
+    # the history, its changelogs and its tests; who changed the lines of the fixes not intact; the revert's run
+    assert calls.count("log") <= 5 and calls.count("grep") <= 1
     assert calls.count("for-each-ref") == 1  # only the side-branch fix asks where it lives
     from cc_hooks.commands.triage import FixStatus, PriorCause, _check_fixes
     from cc_hooks.record import history_index
@@ -259,6 +262,39 @@ def test_a_later_commit_of_the_fixs_own_branch_is_one_change_not_a_regression(re
     assert status.full_sha == fix and status.status == "rewritten" and "one change" in status.detail, status.detail
     assert result.verdict == INTACT
     commit(repo, "Go back to the table", {"cells.py": "def width(text):\n    start, end = TABLE[0]\n    return end\n"})
+    assert triage(repo, [JOINER]).verdict == KNOWN
+
+
+def _fix_then_its_series(repo, monkeypatch, step_author: str, hours: float) -> str:
+    """The joiner fix committed straight to main, then a step by ``step_author`` ``hours`` later that
+    brings back a line the fix removed while keeping its ``lookup``: the fix's sha."""
+    commit(repo, "Add the width table", {"cells.py": "def width(text):\n    start, end = TABLE[0]\n    return end\n"})
+    monkeypatch.setenv("GIT_COMMITTER_DATE", "2021-09-19T11:31:20+03:00")
+    fix = commit(repo, f"Fix the joiner crash\n\nSymptom: {JOINER}", {"cells.py": "def width(text):\n    return lookup(text)\n"})
+    later = 1632040280 + int(hours * 3600)
+    monkeypatch.setenv("GIT_COMMITTER_DATE", f"@{later} +0300")
+    monkeypatch.setenv("GIT_AUTHOR_EMAIL", step_author)
+    monkeypatch.setenv("GIT_COMMITTER_EMAIL", step_author)
+    commit(repo, "Keep the table's start", {"cells.py": "def width(text):\n    start, end = TABLE[0]\n    return lookup(text, end)\n"})
+    return fix
+
+
+def test_the_next_commits_of_the_fixs_author_are_one_change_not_a_regression(repo, monkeypatch):
+    """Issue 20 round 10 (dramatiq): "time_limit: define a protocol for timeout managers" was judged gone
+    because "make ctypes timeout manager a daemon", the same author's commit 50 minutes later in the same
+    run pushed straight to master, brought back ``self.deadlines[thread_id] = None``. The run's net change
+    is what landed."""
+    fix = _fix_then_its_series(repo, monkeypatch, "t@example.com", hours=0.8)
+    [status] = triage(repo, [JOINER]).prior[0].fixes
+    assert status.full_sha == fix and status.status == "rewritten" and "its author's next commits" in status.detail, status.detail
+    assert triage(repo, [JOINER]).verdict == INTACT
+
+
+@pytest.mark.parametrize("author, hours", [("other@example.com", 0.8), ("t@example.com", 30)])
+def test_another_authors_commit_or_a_later_days_brings_the_removed_line_back_as_a_regression(repo, monkeypatch, author, hours):
+    """The rule above takes one author's run within a day only: someone else's commit, or the author's own
+    a day later, that brings back what the fix removed is still an alarm."""
+    _fix_then_its_series(repo, monkeypatch, author, hours)
     assert triage(repo, [JOINER]).verdict == KNOWN
 
 
