@@ -417,7 +417,7 @@ def _identifier_hits(root, identifiers: list[str], timeout: float, literals: lis
     if not identifiers:
         return {}
     pattern = "|".join(f"({_extended(i)})" for i in identifiers)
-    shas = run_git(root, "log", "HEAD", "--no-ext-diff", "--no-textconv", "--format=%H", f"-G{pattern}",
+    shas = run_git(root, "log", "HEAD", "--full-history", "--no-ext-diff", "--no-textconv", "--format=%H", f"-G{pattern}",
                    "--", ".", *_NOT_CODE, check=False, timeout=timeout).split()
     if len(identifiers) == 1:
         per_ident = {identifiers[0]: shas}
@@ -496,7 +496,7 @@ def _commits_touching(root, homes: dict[str, list[str]], timeout: float) -> dict
 
     if not homes:
         return {}
-    out = run_git(root, "log", "HEAD", "--format=\x1e%H", "--name-only", "--", *[f":(literal){p}" for p in homes],
+    out = run_git(root, "log", "HEAD", "--full-history", "--format=\x1e%H", "--name-only", "--", *[f":(literal){p}" for p in homes],
                   check=False, timeout=timeout)
     touching = {}
     for record in out.split("\x1e")[1:]:

@@ -328,3 +328,24 @@ def test_the_versions_a_report_names_are_this_projects_tags(tmp_path: Path):
     for tag in ("v4.0.0", "redis-py-3.17.8", "4.0.1", "14.0", "3.17.80"):
         git(tmp_path, "tag", tag)
     assert sorted(tags_of(tmp_path, ["3.17.8", "4.0"], 10.0)) == ["redis-py-3.17.8", "v4.0.0"]
+
+
+def test_a_fix_on_the_side_a_merge_simplifies_away_is_still_found(tmp_path: Path):
+    """Issue 20 round 10 (alembic): "add missing f-string" and a branch rewriting the same line were merged;
+    the merge equals the branch, so ``git log -- <paths>`` followed only the branch and never listed the
+    fix, whose diff holds the quoted "{template_path}"."""
+    from cc_hooks.record import history_index
+    from cc_hooks.record.evidence import rank
+
+    new_repo(tmp_path)
+    line = 'def init(template_path):\n    raise CommandError("No such template {template_path}")\n'
+    commit(tmp_path, "init", {"command.py": line})
+    git(tmp_path, "checkout", "-q", "-b", "paths")
+    rewrite = commit(tmp_path, "Honor the templates path first",
+                     {"command.py": line.replace('("No', '(f"No'), "paths.py": "def templates_path():\n    return 'templates'\n"})
+    git(tmp_path, "checkout", "-q", "main")
+    fix = commit(tmp_path, "Add the missing f", {"command.py": line.replace('("No', '(f"No')})
+    git(tmp_path, "merge", "-q", "--no-edit", "paths")
+    assert fix not in git(tmp_path, "log", "--format=%H", "--", ".").split()  # what git's simplification does
+    found = [c.sha for c in rank(tmp_path, ['alembic init prints literal "{template_path}"'], history_index.load(tmp_path))]
+    assert fix in found and rewrite in found, found
