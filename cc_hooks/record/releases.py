@@ -1,7 +1,8 @@
 """The releases a report says have the bug ("since 3.5.0", "after upgrading to peewee 4.0.8"): a
 commit such a release already holds shipped with the bug, so it is not the fix.
 
-A version counts only when this repository has a tag of it (``v3.5.0``, ``3.5.0``, ``redis-py-3.5.0``;
+A version counts only when this repository has a tag of it (``v3.5.0``, ``3.5.0``, ``redis-py-3.5.0``,
+SQLAlchemy's ``rel_3_5_0``;
 "4.0" is ``4.0`` or ``4.0.0``), and not after the name of a platform or protocol ("Python 3.11",
 "TLS 1.2") or after "fixed in". Git processes: one ``for-each-ref`` of the tags, only when the report
 names a version, and one ``rev-list`` of the named tags' history back to the oldest candidate.
@@ -19,7 +20,7 @@ _OTHER_PROGRAMS = frozenset(
     "fedora alpine windows macos osx ios android linux kernel glibc openssl libressl tls ssl http https tlsv1 utf unicode rfc "
     "sqlite sqlite3 postgres postgresql mysql mariadb redis valkey mongodb django chrome firefox safari".split())
 _FIXED_IN_RE = re.compile(r"\bfix(?:ed|es)?\s+(?:in|by|with)\s+(?:version\s+)?$", re.I)
-_TAG_VERSION_RE = re.compile(r"^(?:.*?[-_/])?v?(\d+(?:\.\d+)+(?:(?:a|b|rc)\d+)?)$")
+_TAG_VERSION_RE = re.compile(r"^(?:\D*[-_/])?v?(\d+(?:[._]\d+)+(?:(?:a|b|rc)\d+)?)$")  # v3.5.0, redis-py-3.5.0, rel_1_16_0
 
 
 def named_versions(text: str) -> list[str]:
@@ -40,7 +41,7 @@ def tags_of(root, versions: list[str], timeout: float) -> list[str]:
 
     wanted = {v: v for v in versions} | {f"{v}.0": v for v in versions if v.count(".") == 1}
     tags = run_git(root, "for-each-ref", "--format=%(refname:short)", "refs/tags", check=False, timeout=timeout).split()
-    return [tag for tag in tags if (m := _TAG_VERSION_RE.match(tag)) and m.group(1) in wanted]
+    return [tag for tag in tags if (m := _TAG_VERSION_RE.match(tag)) and m.group(1).replace("_", ".") in wanted]
 
 
 def shipped_in(root, tags: list[str], since: str, timeout: float) -> set[str]:

@@ -325,9 +325,9 @@ def test_the_versions_a_report_names_are_this_projects_tags(tmp_path: Path):
     assert named_versions("see v6.5.3.") == ["6.5.3"]
     new_repo(tmp_path)
     commit(tmp_path, "init", {"a.py": "A = 1\n"})
-    for tag in ("v4.0.0", "redis-py-3.17.8", "4.0.1", "14.0", "3.17.80"):
+    for tag in ("v4.0.0", "redis-py-3.17.8", "4.0.1", "14.0", "3.17.80", "rel_1_16_0", "rel_1_16_01"):
         git(tmp_path, "tag", tag)
-    assert sorted(tags_of(tmp_path, ["3.17.8", "4.0"], 10.0)) == ["redis-py-3.17.8", "v4.0.0"]
+    assert sorted(tags_of(tmp_path, ["3.17.8", "4.0", "1.16.0"], 10.0)) == ["redis-py-3.17.8", "rel_1_16_0", "v4.0.0"]
 
 
 def test_a_fix_on_the_side_a_merge_simplifies_away_is_still_found(tmp_path: Path):
