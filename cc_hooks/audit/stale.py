@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from dataclasses import replace
 from pathlib import Path
 
 from cc_hooks.audit.answer import DOC_SUFFIXES, MAX_DOC_BYTES, MAX_DOCS, read_lines
@@ -69,6 +70,8 @@ def stale_claims(view: View, config, deadline, max_docs: int = MAX_DOCS) -> list
     doc_claims = []
     for rel in docs[:max_docs]:
         raw = "\n".join(read_lines(view.path / rel, MAX_DOC_BYTES))
+        if rel.lower().endswith(".txt") and _is_data(raw):
+            continue
         text, created = _unquoted(raw), readers_branches(raw)
         if rel.lower().endswith(".rst"):
             text = rst_prose(text)
@@ -100,6 +103,13 @@ def stale_claims(view: View, config, deadline, max_docs: int = MAX_DOCS) -> list
 
 
 SAME_PASSAGE = 10  # lines: a claim repeating one this close is the same question
+
+
+def _is_data(text: str) -> bool:
+    """A ``.txt`` of patterns, names or pins (numba's stubtest ``allowlist.txt``, requirements) is data,
+    not a doc: most of its lines, comments and blanks aside, hold no space."""
+    lines = [line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+    return bool(lines) and 2 * sum(" " not in line for line in lines) > len(lines)
 # ``git checkout -b topic``, ``git switch -c topic origin/main``, ``git branch topic``, ``git worktree add -b topic ../x``
 _CREATES_BRANCH_RE = re.compile(r"\bgit\s+(?:checkout\s+-[bB]|switch\s+(?:-c|-C|--create)|branch(?:\s+-[fc])?|worktree\s+add\s+(?:\S+\s+)*?-[bB])\s+"
                                 r"[`'\"]?([\w][\w./-]*)[`'\"]?(?:[ \t]+([\w][\w./-]*))?")
@@ -318,6 +328,9 @@ def _doc_claim(claim, rel: str, deleted: set[str], before: str = "", pages: "Doc
     linked = pages.deleted_links(rel, claim.text) if pages is not None else []
     roles = _ROLE_TARGET_RE.findall(claim.text)
     for address in claim.addresses:
+        if address.kind in (addr.BRANCH, addr.NAME) and address.value.startswith("upstream/"):
+            # "if the ``upstream/master`` branch changed": the remote a contributor adds for this repository
+            address = replace(address, value=address.value.split("/", 1)[1])
         if any(address.value in target for target in roles):
             continue  # a cross-reference's target: judged as a page of the docs (``DocPages``)
         if address.kind in (addr.BRANCH, addr.NAME) and address.value in created:
@@ -382,7 +395,8 @@ _REPO_URL_RE = re.compile(r"\bhttps?://(?:www\.)?(?:github\.com|gitlab\.com|bitb
 # A towncrier news fragment (``CHANGES/1284.bugfix.rst``, ``changelog.d/+fix.md``): named after its issue, gone at release
 _FRAGMENT_PATH_RE = re.compile(r"(?:^|/)(?:changes|changelog\.d|changelog|newsfragments|news|changes\.d)/(?:\d+|\+[\w-]+)\.[A-Za-z]\w*(?:\.\w+)?$",
                                re.IGNORECASE)
-_ROLE_TARGET_RE = re.compile(r"(?::[\w:]*doc:|\{doc\})`([^`]+)`")
+# ``:doc:``, ``:std:doc:``, MyST's ``{doc}``; not intersphinx's ``:external+dask:doc:``, another project's page
+_ROLE_TARGET_RE = re.compile(r"(?<![\w+:-])(?::(?!external[+:])(?:[\w-]+:)?doc:|\{doc\})`([^`]+)`")
 _PAGE_SUFFIXES = (".rst", ".md", ".txt", ".ipynb", ".rest", ".markdown")
 
 

@@ -63,6 +63,7 @@ _BRANCH_CUE_RE = re.compile(
     re.IGNORECASE,
 )
 _BRANCH_AFTER_RE = re.compile(r"\s+branch(?:es)?\b", re.IGNORECASE)
+_KIND_OF_RE = re.compile(r"\b(?:a|an|any|each|every|some|one)\s+\Z", re.IGNORECASE)
 _ON_CUE_RE = re.compile(r"\b(?:on|from|into)\s*$", re.IGNORECASE)
 _COMMON_BRANCHES = frozenset("main master develop dev trunk next stable".split())
 _CODE_BRANCHES = frozenset("if else elif elsif except catch try finally case switch when then otherwise unless".split())
@@ -89,7 +90,8 @@ def extract_addresses(text: str) -> list[Address]:
         if _BRANCH_AFTER_RE.match(text, match.end()) and token in _CODE_BRANCHES:
             continue  # "in the ``if`` branch (when the function returns ``True``)": a branch of the code
         if _BRANCH_AFTER_RE.match(text, match.end()) and _is_ref_name(token):  # "the `3.0` branch"
-            found.append((match.start(), Address(BRANCH, token, quoted=True)))
+            if not _KIND_OF_RE.search(text, 0, match.start()):  # "cherry picked to a `release` branch": a kind of branch
+                found.append((match.start(), Address(BRANCH, token, quoted=True)))
             continue
         address = _classify_span(token, text[: match.start()])
         if address is not None:
@@ -249,4 +251,8 @@ def _is_ref_name(name: str) -> bool:
         return False
     if ".." in name or "//" in name or "@{" in name:
         return False
-    return re.fullmatch(r"[\w./+-]+", name) is not None
+    # a letter or digit: "branches`_" of a reST link is no branch "_"; "i.e" and "e.g" are abbreviations
+    return re.fullmatch(r"[\w./+-]+", name) is not None and re.search(r"[^\W_]", name) is not None and not _ABBREVIATION_RE.fullmatch(name)
+
+
+_ABBREVIATION_RE = re.compile(r"(?:[A-Za-z]\.){1,3}[A-Za-z]?")

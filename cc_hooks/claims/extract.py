@@ -57,7 +57,9 @@ _NEXT_HEADING_RE = re.compile(
 # sentence introducing an example ("For example, to do a total of 3 retries:") is no plan.
 DOC_PLAN_HEADING_RE = re.compile(
     r"^\W*(?:next\s+steps?|pending\s+tasks?|still\s+need(?:s)?\s+to|remaining\s+(?:tasks?|work)|to\s*do|todo|"
-    r"open\s+(?:items|questions)|queued|not\s+yet\s+done)\b",
+    r"open\s+(?:items|questions)|queued|not\s+yet\s+done)\b"
+    # a heading, not a sentence ending in a colon: "To do so, the server manages two loggers:"
+    r"(?:\s*\([^)]*\))?(?:\s+[^\s,]+){0,4}\W*$",
     re.IGNORECASE,
 )
 _NAME = r"(`?)([A-Za-z0-9][\w./+-]*[\w/+-]|[A-Za-z0-9])`?"  # (tick, name)

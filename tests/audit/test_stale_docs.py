@@ -337,3 +337,96 @@ def test_a_branch_started_from_the_remotes_branch_of_its_name_is_the_repositorys
     ]) + "\n")
     project.commit("Document contributing")
     assert [s.question.source for s in by_kind(audit(project), STALE)] == ["docs/contributing.rst:8"]
+
+
+def _stale(project) -> list[str]:
+    return [s.question.source for s in by_kind(audit(project), STALE)]
+
+
+def test_a_sentence_ending_in_a_colon_is_no_plan_heading(project):
+    """Issue 20 round 8 (CherryPy, Bokeh): "To do so, CherryPy manages two loggers:" and "To do that, Bokeh
+    combines two elements:" read as "To do" plan headings, so the list after them was a queue whose
+    items "landed". A heading that is only the phrase ("To do:") still opens one."""
+    project.write("src/log.py", "def access_log():\n    pass\n\n\ndef error_log():\n    pass\n")
+    project.commit("Add the access log and the error log that traces errors")
+    project.write("docs/logging.rst", "\n".join([
+        "Logging", "=======", "",
+        "To do so, the server manages two loggers:", "",
+        "- an access log that logs every request",
+        "- an error log that traces errors", "",
+        "To do:", "",
+        "- add the error log that traces errors",  # 11: a plan item that landed
+    ]) + "\n")
+    project.commit("Document logging")
+    assert _stale(project) == ["docs/logging.rst:11"]
+
+
+def test_a_txt_file_of_patterns_is_data_not_a_doc(project):
+    """Issue 20 round 8 (numba): ``maint/stubtest/allowlist.txt`` holds regular expressions under
+    "# TODO"; its lines were read as a plan whose item "numba\\.types\\..*" landed. A ``.txt`` whose lines
+    are mostly single words or patterns is data; a prose ``.txt`` is still a doc."""
+    project.write("src/types.py", "class types:\n    pass\n")
+    project.commit("Fix the stubs of calc.types")
+    project.write("maint/allowlist.txt", "# generated\ncalc\\.core\\..*\ncalc\\.tests\\..*\n\n# TODO\ncalc\\.types\\..*\n")
+    project.write("docs/plan.txt", "Plan\n\nThis is the plan for the next release of calc.\n\nTODO:\n\n- fix the stubs of calc.types and more\n")
+    project.commit("Add the allowlist and the plan")
+    assert _stale(project) == ["docs/plan.txt:7"]  # a prose doc
+
+
+def test_branch_names_need_a_letter_and_no_latin_abbreviation(project):
+    """Issue 20 round 8 (Bokeh, Quart): "protected branches`_ ``main``" gave a branch named "_", and
+    "a release branch i.e. no new features" a branch "i.e"; ``release-9.9`` is still one."""
+    project.write("docs/versioning.rst", "\n".join([
+        "Versioning", "==========", "",
+        "Commits go to `Bokeh's", "protected branches`_ ``main`` only.", "",
+        "A bugfix release comes from the release branch i.e. no new features.", "",
+        "Backports go to the ``release-9.9`` branch.", "",  # 9: stale
+    ]) + "\n")
+    project.commit("Document versioning")
+    assert _stale(project) == ["docs/versioning.rst:9"]
+
+
+def test_a_branch_after_an_indefinite_article_is_a_kind_of_branch(project):
+    """Issue 20 round 8 (numba): "cherry picked to a `release` branch" names a kind of branch, not one this
+    repository must have; "the `release` branch" names one."""
+    project.write("docs/release.md", "\n".join([
+        "# Releasing", "",
+        "Fixes are cherry picked to a `release` branch.", "",
+        "Tags are cut from the `stable-9` branch.", "",  # 5: stale
+    ]) + "\n")
+    project.commit("Document releasing")
+    assert _stale(project) == ["docs/release.md:5"]
+
+
+def test_the_upstream_remote_of_a_fork_workflow_is_this_repository(project):
+    """Issue 20 round 8 (bottle): "If the ``upstream/master`` branch changed while you were working" is about
+    the remote a contributor adds for this repository; with no ``upstream`` remote here it names this
+    repository's ``master``, which exists. ``upstream/legacy`` is still stale."""
+    project.git("branch", "master")
+    project.write("docs/development.rst", "\n".join([
+        "Development", "===========", "",
+        "**Sync with upstream:** If the ``upstream/master`` branch changed while you were working, rebase.", "",
+        "Pull requests are reviewed weekly.", "",
+        "Old work lives on the ``upstream/legacy`` branch.", "",  # 8: stale
+    ]) + "\n")
+    project.commit("Document development")
+    assert _stale(project) == ["docs/development.rst:8"]
+
+
+def test_an_intersphinx_external_role_names_another_projects_page(project):
+    """Issue 20 round 8 (distributed): ":external+dask:doc:`configuration file <configuration>`" is Dask's
+    page; that this repository once had (and deleted) its own ``configuration.rst`` says nothing about it.
+    A local ``:doc:`` to the deleted page is still stale."""
+    project.write("docs/conf.py", "project = 'calc'\n")
+    project.write("docs/configuration.rst", "Configuration\n=============\n")
+    project.commit("Add the configuration page")
+    project.git("rm", "-q", "docs/configuration.rst")
+    project.commit("Move the configuration page to Dask")
+    project.write("docs/tls.rst", "\n".join([
+        "TLS", "===", "",
+        "* through the Dask :external+dask:doc:`configuration file <configuration>`;",
+        "* through the :external:doc:`configuration <configuration>` of any project;", "",
+        "See :doc:`the configuration <configuration>` for more.",  # 7: stale
+    ]) + "\n")
+    project.commit("Document TLS")
+    assert _stale(project) == ["docs/tls.rst:7"]
