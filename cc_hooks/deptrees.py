@@ -24,6 +24,8 @@ A directory is a dependency tree when
   manifest (``pyproject.toml``, ``setup.py``, ``package.json``, ``Cargo.toml``, ``go.mod``): a library
   copied in with its license (PyInstaller's ``bootloader/zlib``). A workspace member has its manifest
   beside its license, and is the project's own; so are docs and examples under their own license;
+- among the ``listed`` paths, it is a vendoring directory or an ``extern`` one holding a README (astropy's
+  ``astropy/extern``: "third-party Python packages/modules"), which says what was copied in;
 - among the ``listed`` paths, it sits in a ``deps`` or vendoring directory and holds its own build
   (``configure.ac``, ``CMakeLists.txt``, a project manifest): gevent's ``deps/c-ares``; or its name is
   a version number (``3.12``, ``2.7``, ``3.x``) inside a test tree or a copied standard library, a
@@ -54,6 +56,8 @@ PROJECT_MANIFESTS = ("pyproject.toml", "setup.py", "setup.cfg", "package.json", 
 # A project's own build, beside its sources: a folder under ``deps/`` holding one is a project copied in
 BUILD_FILES = PROJECT_MANIFESTS + ("configure.ac", "configure", "CMakeLists.txt", "Makefile.am", "meson.build", "SConstruct")
 COPIES_NAMES = VENDOR_NAMES | {"deps"}
+# A vendoring folder that explains itself in a README (what was copied in, from where): its code is upstream's
+EXTERN_NAMES = VENDOR_NAMES | {"extern", "externals"}
 
 
 def named_dependency_dir(name: str) -> bool:
@@ -94,6 +98,8 @@ class DependencyTrees:
                 self._known[parent] = True
             if name in BUILD_FILES and parent.rsplit("/", 1)[-1].lower() in COPIES_NAMES:
                 self._known[directory] = True  # gevent's deps/c-ares (configure.ac): upstream's code
+            if name.upper().startswith("README") and folder.lower() in EXTERN_NAMES:
+                self._known[directory] = True  # astropy's extern/README.rst: "third-party Python packages/modules"
         for directory in licensed - manifested:
             if self._copied_in(directory):
                 self._known[directory] = True

@@ -254,8 +254,12 @@ def scan_oddities(view: Path, timeout: float = 30.0, limit: int = MAX_ODDITIES) 
 # license itself.
 _COPIED_HEADER_RE = re.compile(
     r"\b(?P<psf>Python\s+Software\s+Foundation)\b|\b(?:part|a\s+copy)\s+of\s+(?:the\s+)?C?Python(?:'s)?\s+(?:source|standard\s+library|stdlib)\b"
-    # the whole file: "Copied from ...", "This module was taken from ..." (not "Portions of this code taken from")
-    r"|^\W*(?:this\s+(?:file|module)\s+(?:is|was)\s+)?(?:copied|taken|vendored|borrowed)\s+(?:verbatim\s+)?from\b",
+    # the whole file: "Copied from ...", "This module was taken from ..." (not "Portions of this code taken from"),
+    # "This file is copied/adapted from the imcompress.c file in CFITSIO"
+    r"|^\W*(?:this\s+(?:file|module)\s+(?:is|was)\s+)?(?:copied|taken|vendored|borrowed)(?:\s*(?:/|and)\s*(?:adapted|modified))?"
+    r"\s+(?:verbatim\s+)?from\b"
+    # "This is a modified version of the cloudpickle module."
+    r"|^\W*this\s+(?:file\s+|module\s+)?is\s+a\s+(?:lightly\s+)?(?:modified|patched|vendored)\s+(?:version|copy)\s+of\b",
     re.IGNORECASE | re.MULTILINE,
 )
 HEADER_LINES = 15

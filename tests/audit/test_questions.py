@@ -583,6 +583,32 @@ def test_a_file_whose_header_says_it_is_another_projects_copy_asks_nothing(proje
     assert ("src/own.py", 3) in [(o.path, o.line) for o in scan_oddities(project.root)]
 
 
+def test_a_modified_version_or_an_adapted_copy_is_another_projects_code(project):
+    """Issue 20 round 8 (numba, astropy): numba's ``cloudpickle/cloudpickle.py`` opens "This is a modified
+    version of the cloudpickle module.", astropy's ``unquantize.c`` "This file is copied/adapted from the
+    imcompress.c file in CFITSIO"; their hacks and DO NOT CHANGE notes are upstream's (labeled noise). A
+    module "adapted from" an idea is still this project's."""
+    hack = "# hack to intern the names\nx = 1\n"
+    project.write("src/cloudpickle/cloudpickle.py", '"""\nThis is a modified version of the cloudpickle module.\nPatches:\n"""\n\n' + hack)
+    project.write("src/unquantize.c", "// clang-format off\n// This file is copied/adapted from the imcompress.c file in CFITSIO, and\n"
+                  "// includes the unquantize_* functions.\n\n#define N_RANDOM 10000  /* DO NOT CHANGE THIS */\n")
+    project.write("src/own.py", "# Adapted from the retry recipe in the asyncio docs.\n\n" + hack)
+    project.commit("Add copies")
+    assert [(o.path, o.line) for o in scan_oddities(project.root)] == [("src/own.py", 3)]
+
+
+def test_an_extern_folder_with_a_readme_holds_copied_in_code(project):
+    """Issue 20 round 8 (astropy): ``astropy/extern`` holds configobj and ply, and its README says they are
+    third-party packages; configobj's "Hack for pickle" is upstream's (labeled noise). An ``extern`` folder
+    without a README, like any folder of the project, is its own."""
+    hack = "# Hack for pickle\nx = 1\n"
+    project.write("src/pkg/extern/README.rst", "pkg.extern\n==========\n\nThird-party packages required by pkg.\n")
+    project.write("src/pkg/extern/configobj/configobj.py", hack)
+    project.write("src/pkg/io/extern/reader.py", hack)
+    project.commit("Add the extern packages")
+    assert [(o.path, o.line) for o in scan_oddities(project.root)] == [("src/pkg/io/extern/reader.py", 1)]
+
+
 def test_a_commented_out_hypothetical_closing_or_file_rating_marker_is_no_oddity(project):
     """Issue 20 rounds 6 and 7 (pygments, gevent, xarray, pyglet): a HACK inside a commented-out block,
     "we could workaround this by ...", "XXX END HACK" closing the block its opening marker asks about,
