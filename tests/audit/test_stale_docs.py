@@ -19,6 +19,17 @@ def _with_a_deleted_tool(project):
     project.commit("Remove the stats tool")
 
 
+def _stale(project) -> list[str]:
+    return [s.question.source for s in by_kind(audit(project), STALE)]
+
+
+def _asked(project, path: str, lines: list[str]) -> list[str]:
+    """The stale questions once the doc ``path`` holds ``lines``."""
+    project.write(path, "\n".join(lines) + "\n")
+    project.commit(f"Document {path}")
+    return _stale(project)
+
+
 def test_historical_documents_naming_deleted_files_are_not_stale(project):
     _with_a_deleted_tool(project)
     line = f"The full list was generated with the script `{OLD_TOOL}`.\n"
@@ -315,15 +326,13 @@ def test_a_branch_the_doc_has_the_reader_create_is_the_readers(project):
 def test_a_branch_named_in_prose_after_git_is_no_command(project):
     """Last stop's note: "the git branch `maintenance-1.x`" in a sentence names a branch, it has nobody create
     one; only a command (a line of its own, after a prompt, or in inline code) creates the reader's branch."""
-    project.write("docs/CONTRIBUTING.md", "\n".join([
+    assert _asked(project, "docs/CONTRIBUTING.md", [
         "# Contributing", "",
         "Start your work with `git checkout -b my-fix`, then:", "",
         "    $ git switch -c other-fix", "",
         "Your work stays on the `my-fix` branch and the `other-fix` branch until you open a pull request.", "",  # 7
         "Fixes for the 1.x line go to the git branch `maintenance-1.x`.", "",  # 9: stale
-    ]) + "\n")
-    project.commit("Document contributing")
-    assert [s.question.source for s in by_kind(audit(project), STALE)] == ["docs/CONTRIBUTING.md:9"]
+    ]) == ["docs/CONTRIBUTING.md:9"]
 
 
 def test_a_branch_started_from_the_remotes_branch_of_its_name_is_the_repositorys(project):
@@ -339,26 +348,20 @@ def test_a_branch_started_from_the_remotes_branch_of_its_name_is_the_repositorys
     assert [s.question.source for s in by_kind(audit(project), STALE)] == ["docs/contributing.rst:8"]
 
 
-def _stale(project) -> list[str]:
-    return [s.question.source for s in by_kind(audit(project), STALE)]
-
-
 def test_a_sentence_ending_in_a_colon_is_no_plan_heading(project):
     """Issue 20 round 8 (CherryPy, Bokeh): "To do so, CherryPy manages two loggers:" and "To do that, Bokeh
     combines two elements:" read as "To do" plan headings, so the list after them was a queue whose
     items "landed". A heading that is only the phrase ("To do:") still opens one."""
     project.write("src/log.py", "def access_log():\n    pass\n\n\ndef error_log():\n    pass\n")
     project.commit("Add the access log and the error log that traces errors")
-    project.write("docs/logging.rst", "\n".join([
+    assert _asked(project, "docs/logging.rst", [
         "Logging", "=======", "",
         "To do so, the server manages two loggers:", "",
         "- an access log that logs every request",
         "- an error log that traces errors", "",
         "To do:", "",
         "- add the error log that traces errors",  # 11: a plan item that landed
-    ]) + "\n")
-    project.commit("Document logging")
-    assert _stale(project) == ["docs/logging.rst:11"]
+    ]) == ["docs/logging.rst:11"]
 
 
 def test_a_txt_file_of_patterns_is_data_not_a_doc(project):
@@ -376,26 +379,22 @@ def test_a_txt_file_of_patterns_is_data_not_a_doc(project):
 def test_branch_names_need_a_letter_and_no_latin_abbreviation(project):
     """Issue 20 round 8 (Bokeh, Quart): "protected branches`_ ``main``" gave a branch named "_", and
     "a release branch i.e. no new features" a branch "i.e"; ``release-9.9`` is still one."""
-    project.write("docs/versioning.rst", "\n".join([
+    assert _asked(project, "docs/versioning.rst", [
         "Versioning", "==========", "",
         "Commits go to `Bokeh's", "protected branches`_ ``main`` only.", "",
         "A bugfix release comes from the release branch i.e. no new features.", "",
         "Backports go to the ``release-9.9`` branch.", "",  # 9: stale
-    ]) + "\n")
-    project.commit("Document versioning")
-    assert _stale(project) == ["docs/versioning.rst:9"]
+    ]) == ["docs/versioning.rst:9"]
 
 
 def test_a_branch_after_an_indefinite_article_is_a_kind_of_branch(project):
     """Issue 20 round 8 (numba): "cherry picked to a `release` branch" names a kind of branch, not one this
     repository must have; "the `release` branch" names one."""
-    project.write("docs/release.md", "\n".join([
+    assert _asked(project, "docs/release.md", [
         "# Releasing", "",
         "Fixes are cherry picked to a `release` branch.", "",
         "Tags are cut from the `stable-9` branch.", "",  # 5: stale
-    ]) + "\n")
-    project.commit("Document releasing")
-    assert _stale(project) == ["docs/release.md:5"]
+    ]) == ["docs/release.md:5"]
 
 
 def test_the_upstream_remote_of_a_fork_workflow_is_this_repository(project):
@@ -403,14 +402,12 @@ def test_the_upstream_remote_of_a_fork_workflow_is_this_repository(project):
     the remote a contributor adds for this repository; with no ``upstream`` remote here it names this
     repository's ``master``, which exists. ``upstream/legacy`` is still stale."""
     project.git("branch", "master")
-    project.write("docs/development.rst", "\n".join([
+    assert _asked(project, "docs/development.rst", [
         "Development", "===========", "",
         "**Sync with upstream:** If the ``upstream/master`` branch changed while you were working, rebase.", "",
         "Pull requests are reviewed weekly.", "",
         "Old work lives on the ``upstream/legacy`` branch.", "",  # 8: stale
-    ]) + "\n")
-    project.commit("Document development")
-    assert _stale(project) == ["docs/development.rst:8"]
+    ]) == ["docs/development.rst:8"]
 
 
 def test_an_intersphinx_external_role_names_another_projects_page(project):
@@ -422,11 +419,9 @@ def test_an_intersphinx_external_role_names_another_projects_page(project):
     project.commit("Add the configuration page")
     project.git("rm", "-q", "docs/configuration.rst")
     project.commit("Move the configuration page to Dask")
-    project.write("docs/tls.rst", "\n".join([
+    assert _asked(project, "docs/tls.rst", [
         "TLS", "===", "",
         "* through the Dask :external+dask:doc:`configuration file <configuration>`;",
         "* through the :external:doc:`configuration <configuration>` of any project;", "",
         "See :doc:`the configuration <configuration>` for more.",  # 7: stale
-    ]) + "\n")
-    project.commit("Document TLS")
-    assert _stale(project) == ["docs/tls.rst:7"]
+    ]) == ["docs/tls.rst:7"]
