@@ -115,9 +115,10 @@ _CREATES_BRANCH_RE = re.compile(r"\bgit\s+(?:checkout\s+-[bB]|switch\s+(?:-c|-C|
                                 r"[`'\"]?([\w][\w./-]*)[`'\"]?(?:[ \t]+([\w][\w./-]*))?")
 
 
-# what precedes a command on its line: nothing, a prompt, a chaining operator, or inline code's opening
-# backticks; "the git branch `maintenance-1.x`" in a sentence names a branch, it creates none
-_COMMAND_START_RE = re.compile(r"^[ \t]*(?:[$>%#][ \t]*)?\Z|(?:&&|;|\|\|)[ \t]*\Z|(?:^|\s)`{1,2}\Z")
+# what precedes a command on its line: nothing, a list item's mark, a virtualenv's name, a prompt, a chaining
+# operator, or inline code's opening backticks; "the git branch `maintenance-1.x`" in a sentence creates none
+_COMMAND_START_RE = re.compile(r"^[ \t]*(?:(?:\d+[.)]|[-*+])[ \t]+)?(?:\([\w.-]+\)[ \t]*)?(?:[$>%#][ \t]*)?\Z"
+                               r"|(?:&&|;|\|\|)[ \t]*\Z|(?:^|\s)`{1,2}\Z")
 
 
 def readers_branches(text: str) -> frozenset:
@@ -299,6 +300,7 @@ _NOT_NEEDED_RE = re.compile(
     r"(?:[`'\"*]*[\w./-]+[`'\"*]*(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+))*[`'\"*]*$", re.IGNORECASE)
 # A patch pasted into a doc ("index b0e4d79..b3bd82a 100644"): another tree's objects, not claims
 _PATCH_LINE_RE = re.compile(r"^\s*(?:index\s+[0-9a-f]{7,}\.\.[0-9a-f]{7,}|diff\s+--git\s|---\s+a/|\+\+\+\s+b/|@@\s+-\d)")
+_KIND_OF_RE = re.compile(r"\b(?:a|an|any|each|every|some|one)\s+[`'\"*]*\Z", re.IGNORECASE)
 # "your local main branch", "your ``origin`` branch": the reader's clone, not this repository
 _READERS_REF_RE = re.compile(r"\byour\s+(?:[\w-]+\s+){0,3}(?:branch(?:es)?\s+)?[`'\"]*$", re.IGNORECASE)
 
@@ -340,6 +342,8 @@ def _doc_claim(claim, rel: str, deleted: set[str], before: str = "", pages: "Doc
         prefix = f"{before} {claim.text[: max(0, claim.text.find(address.value))]}"
         if (address.kind in (addr.BRANCH, addr.NAME) and (_EXAMPLE_RE.search(prefix) or _CONDITION_RE.search(prefix))) or _READERS_REF_RE.search(prefix):
             continue  # "for example, use the ``2.4`` branch", "when it is merged into `main`, ...", "your ``origin`` branch"
+        if address.kind in (addr.BRANCH, addr.NAME) and _KIND_OF_RE.search(prefix):
+            continue  # "cherry picked to a `release` branch": a kind of branch (a summary's "created a `x` branch" is one)
         if address.kind in (addr.BRANCH, addr.NAME) and _REPO_URL_RE.search(sentence):
             continue  # "maintained in https://github.com/pypa/distutils, and merged into ``setuptools``": that repository's
         if address.kind in (addr.PATH, addr.NAME) and (_FRAGMENT_PATH_RE.search(address.value) or

@@ -63,7 +63,6 @@ _BRANCH_CUE_RE = re.compile(
     re.IGNORECASE,
 )
 _BRANCH_AFTER_RE = re.compile(r"\s+branch(?:es)?\b", re.IGNORECASE)
-_KIND_OF_RE = re.compile(r"\b(?:a|an|any|each|every|some|one)\s+\Z", re.IGNORECASE)
 _ON_CUE_RE = re.compile(r"\b(?:on|from|into)\s*$", re.IGNORECASE)
 _COMMON_BRANCHES = frozenset("main master develop dev trunk next stable".split())
 _CODE_BRANCHES = frozenset("if else elif elsif except catch try finally case switch when then otherwise unless".split())
@@ -90,8 +89,7 @@ def extract_addresses(text: str) -> list[Address]:
         if _BRANCH_AFTER_RE.match(text, match.end()) and token in _CODE_BRANCHES:
             continue  # "in the ``if`` branch (when the function returns ``True``)": a branch of the code
         if _BRANCH_AFTER_RE.match(text, match.end()) and _is_ref_name(token):  # "the `3.0` branch"
-            if not _KIND_OF_RE.search(text, 0, match.start()):  # "cherry picked to a `release` branch": a kind of branch
-                found.append((match.start(), Address(BRANCH, token, quoted=True)))
+            found.append((match.start(), Address(BRANCH, token, quoted=True)))
             continue
         address = _classify_span(token, text[: match.start()])
         if address is not None:

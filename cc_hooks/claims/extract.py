@@ -56,10 +56,10 @@ _NEXT_HEADING_RE = re.compile(
 # queues"), not the plan section it is in a dashboard, and the plan words open the heading: a
 # sentence introducing an example ("For example, to do a total of 3 retries:") is no plan.
 DOC_PLAN_HEADING_RE = re.compile(
-    r"^\W*(?:next\s+steps?|pending\s+tasks?|still\s+need(?:s)?\s+to|remaining\s+(?:tasks?|work)|to\s*do|todo|"
+    r"^\W*(?:next\s+steps?|pending\s+tasks?|still\s+need(?:s)?\s+to|remaining\s+(?:tasks?|work)|to\s*do(?!\s+(?:so|this|that|it)\b)|todo|"
     r"open\s+(?:items|questions)|queued|not\s+yet\s+done)\b"
-    # a heading, not a sentence ending in a colon: "To do so, the server manages two loggers:"
-    r"(?:\s*\([^)]*\))?(?:\s+[^\s,]+){0,4}\W*$",
+    # a heading, not a sentence ending in a colon: "To do so, the server manages two loggers:", "To do that you need:"
+    r"(?:\s*[:,\u2013\u2014-])?(?:\s*\([^)]*\))?(?:\s+[^\s,]+){0,4}\W*$",
     re.IGNORECASE,
 )
 _NAME = r"(`?)([A-Za-z0-9][\w./+-]*[\w/+-]|[A-Za-z0-9])`?"  # (tick, name)

@@ -358,7 +358,7 @@ def _judge_as_landed(root: Path, fix: "FixStatus", end: str, removal: str, timeo
     from cc_hooks.record import fixes as fixmod
 
     sha = fix.full_sha or fix.sha
-    where = f"by its author's next commits, up to {end[:12]}," if series else f"on its own branch before {end[:12]} merged it"
+    where = f"by its author's next commits, up to {end[:12]}" if series else f"on its own branch before {end[:12]} merged it"
     try:
         patches = _patches(root, [sha] if series else [sha, end], timeout)
         patch = _net_patch(root, f"{sha}^", end, timeout) if series else patches.get(end, b"")
@@ -371,46 +371,60 @@ def _judge_as_landed(root: Path, fix: "FixStatus", end: str, removal: str, timeo
         return  # the alarm stands, as the fix alone was judged
     if intact:
         fix.status, fix.intact, fix.by = "rewritten", True, None
-        fix.detail = f"changed again {where} one change whose net lines HEAD has ({removal})"
+        fix.detail = f"changed again {where}: one change, whose net lines HEAD has ({removal})"
     else:
         fix.status, fix.detail, fix.by = status, f"as landed by {end[:12]}: {detail}", by
 
 
 def _one_series(root: Path, sha: str, later: str, timeout: float) -> bool:
-    """Whether ``sha`` and ``later`` are one author's unbroken run of commits on ``later``'s first-parent
-    line, committed within ``SERIES_HOURS``: one change pushed in steps (one ``git log``)."""
+    """Whether ``sha`` and ``later`` are one author's unbroken run of at most ``SERIES_COMMITS`` commits on
+    ``later``'s first-parent line, written within ``SERIES_HOURS`` (author dates: a rebase keeps them) and
+    with no tag holding the fix without ``later``: one change pushed in steps, never released half done
+    (one ``git log``, one ``for-each-ref``)."""
     from cc_hooks.git import GitError, run_git
 
     try:
-        rows = [line.split("\0") for line in run_git(root, "log", "--first-parent", "--format=%H%x00%ae%x00%ct",
-                                                        f"{sha}^..{later}", timeout=timeout).splitlines()]
+        rows = [line.split("\0") for line in run_git(root, "log", "--first-parent", f"--max-count={SERIES_COMMITS + 1}",
+                                                        "--format=%H%x00%ae%x00%at", f"{sha}^..{later}", timeout=timeout).splitlines()]
     except GitError:
         return False  # a root commit has no parent to start the run from
-    if len(rows) < 2 or not rows[-1][0].startswith(sha) or not rows[0][0].startswith(later):
+    if not 2 <= len(rows) <= SERIES_COMMITS or not rows[-1][0].startswith(sha) or not rows[0][0].startswith(later):
         return False
-    return len({r[1].lower() for r in rows}) == 1 and int(rows[0][2]) - int(rows[-1][2]) <= SERIES_HOURS * 3600
+    if len({r[1].lower() for r in rows}) != 1 or int(rows[0][2]) - int(rows[-1][2]) > SERIES_HOURS * 3600:
+        return False
+    released = run_git(root, "for-each-ref", "--count=1", "--format=%(refname)", f"--contains={sha}", f"--no-contains={later}",
+                       "refs/tags", check=False, timeout=timeout)
+    return not released.strip()
 
 
 SERIES_HOURS = 24
+SERIES_COMMITS = 50
 
 
 def _net_patch(root: Path, base: str, end: str, timeout: float) -> bytes:
     """The patch from ``base`` to ``end``, with ``_patches``' options."""
     from cc_hooks.git import GitError, run_git_bytes
 
-    proc = run_git_bytes(root, "diff-tree", "-r", "-p", "--binary", "--no-color", "--no-ext-diff", "--no-textconv", "--no-renames",
-                         base, end, "--", timeout=timeout)
+    proc = run_git_bytes(root, "diff-tree", "-r", *_PATCH_OPTIONS, base, end, "--", timeout=timeout)
     if proc.returncode != 0:
         raise GitError(f"git diff-tree failed: {proc.stderr.decode('utf-8', 'replace').strip()[:200]}")
     return proc.stdout
 
 
 def _carries(fix_patch: bytes, merge_patch: bytes) -> bool:
-    """Whether a merge's net change holds most of the names a fix's code brought in."""
+    """Whether a net change (a merge's, a run's) holds most of the names a fix's code brought in, and
+    still removes most of the lines it took out: a later step that wrote back what the fix removed
+    (``value = cache[key]`` after the fix's ``cache.get``) undid it, whatever else it kept."""
     from cc_hooks.record import fixes as fixmod
 
-    brought = fixmod.brought_names(fixmod.judged_files(fixmod.parse_patch(fix_patch)))
-    return fixmod.carried(brought, fixmod.names_of(line for c in fixmod.parse_patch(merge_patch) for line in c.added))
+    fix_changes = fixmod.judged_files(fixmod.parse_patch(fix_patch))
+    net_changes = fixmod.parse_patch(merge_patch)
+    brought = fixmod.brought_names(fix_changes)
+    if not fixmod.carried(brought, fixmod.names_of(line for c in net_changes for line in c.added)):
+        return False
+    removed = {fixmod.canonical(line) for c in fix_changes for line in c.removed if fixmod.significant(line)}
+    still = {fixmod.canonical(line) for c in net_changes for line in c.removed} & removed
+    return 2 * len(still) >= len(removed)
 
 
 def _landed_together(root: Path, sha: str, later: str, timeout: float) -> Optional[str]:
@@ -519,6 +533,9 @@ def _check_fixes(root: Path, prior: list[PriorCause], index, others, timeout: fl
             fix.in_head, fix.intact, fix.status, fix.detail, fix.files, fix.by = checked[fix.full_sha]
 
 
+_PATCH_OPTIONS = ("-p", "--binary", "--no-color", "--no-ext-diff", "--no-textconv", "--no-renames")
+
+
 def _patches(root: Path, shas: list[str], timeout: float) -> dict[str, bytes]:
     """sha -> the patch of that commit against its first parent, all from one ``diff-tree --stdin``.
     Each commit's patch follows a header carrying a random marker no patch line can contain."""
@@ -528,8 +545,8 @@ def _patches(root: Path, shas: list[str], timeout: float) -> dict[str, bytes]:
 
     marker = b"cc-hooks-" + secrets.token_hex(16).encode()
     proc = run_git_bytes(
-        root, "diff-tree", "--stdin", "-p", "--binary", "--no-color", "--no-ext-diff", "--no-renames", "--root", "-m",
-        "--first-parent", "--always", f"--format={marker.decode()} %H", input="\n".join(shas).encode() + b"\n", timeout=timeout,
+        root, "diff-tree", "--stdin", *_PATCH_OPTIONS, "--root", "-m", "--first-parent", "--always", f"--format={marker.decode()} %H",
+        input="\n".join(shas).encode() + b"\n", timeout=timeout,
     )
     if proc.returncode != 0:
         raise GitError(f"git diff-tree failed: {proc.stderr.decode('utf-8', 'replace').strip()[:200]}")

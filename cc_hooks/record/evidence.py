@@ -99,7 +99,7 @@ class Weights:
     introduced: float = 0.0  # the commit that introduced the identifier (found by the same walk; no gain measured)
     named_identifier: float = 4.0  # the message names it (less for a name hundreds of messages name)
     literal: float = 12.0  # a diff changing a line holding what the user quoted (less for a common string)
-    shipped: float = -20.0  # a release the report says has the bug holds it: it shipped with the bug
+    shipped: float = -20.0  # new in the release the report says brought the bug: it shipped with the bug
     text: float = 30.0  # all of a phrasing's rarest words in the subject or a changelog entry credited to it
     text_floor: float = 0.1  # below this share, the words count for nothing
     body: float = 0.6  # what the whole message's share is worth against the subject's
@@ -513,28 +513,19 @@ def _extended(text: str) -> str:
 
 
 def _score_shipped(root, candidates: list[Candidate], query: Query, timeout: float, weights: Weights = WEIGHTS) -> None:
-    """A candidate that a release the report says has the bug already holds ("since 3.5.0") is no fix
-    of it (``cc_hooks.record.releases``)."""
-    from cc_hooks.record.releases import shipped_in, tags_of
+    """A candidate new in the release the report says brought the bug ("since 3.5.0") shipped with it:
+    more likely its cause than its fix (``cc_hooks.record.releases``)."""
+    from cc_hooks.record.releases import new_in, newest, tags_of
 
-    tags = tags_of(root, query.versions, timeout) if query.versions and candidates else []
+    version = newest(query.versions) if query.versions and candidates else None
+    tags = tags_of(root, [version], timeout) if version else []
     if not tags:
         return
-    shipped = shipped_in(root, tags, _month_before(min(c.date for c in candidates)), timeout)
-    named = ", ".join(query.versions)
+    shipped = set().union(*(new_in(root, tag, timeout) for tag in tags[:2]))
     for candidate in candidates:
         if candidate.sha in shipped:
             candidate.score += weights.shipped
-            candidate.reasons.append(f"already in {named}, which the report says has the bug")
-
-
-def _month_before(iso: str) -> str:
-    from datetime import datetime, timedelta
-
-    try:
-        return (datetime.fromisoformat(iso) - timedelta(days=31)).date().isoformat()
-    except ValueError:
-        return "1970-01-01"
+            candidate.reasons.append(f"new in {version}, which the report says has the bug: more likely its cause")
 
 
 def _score_files(root, candidates: list[Candidate], query: Query, timeout: float, record_files: set[str],

@@ -332,6 +332,9 @@ def test_a_branch_named_in_prose_after_git_is_no_command(project):
         "    $ git switch -c other-fix", "",
         "Your work stays on the `my-fix` branch and the `other-fix` branch until you open a pull request.", "",  # 7
         "Fixes for the 1.x line go to the git branch `maintenance-1.x`.", "",  # 9: stale
+        "1. git checkout -b third-fix",  # review: a list item and a virtualenv's prompt are commands too
+        "- (venv) $ git switch -c fourth-fix", "",
+        "Push the `third-fix` branch and the `fourth-fix` branch.", "",  # 14
     ]) == ["docs/CONTRIBUTING.md:9"]
 
 
@@ -351,7 +354,8 @@ def test_a_branch_started_from_the_remotes_branch_of_its_name_is_the_repositorys
 def test_a_sentence_ending_in_a_colon_is_no_plan_heading(project):
     """Issue 20 round 8 (CherryPy, Bokeh): "To do so, CherryPy manages two loggers:" and "To do that, Bokeh
     combines two elements:" read as "To do" plan headings, so the list after them was a queue whose
-    items "landed". A heading that is only the phrase ("To do:") still opens one."""
+    items "landed"; the review added "To do this:". A heading that is the phrase, with a few words after it
+    ("## TODO: before 1.0"), still opens one."""
     project.write("src/log.py", "def access_log():\n    pass\n\n\ndef error_log():\n    pass\n")
     project.commit("Add the access log and the error log that traces errors")
     assert _asked(project, "docs/logging.rst", [
@@ -359,9 +363,11 @@ def test_a_sentence_ending_in_a_colon_is_no_plan_heading(project):
         "To do so, the server manages two loggers:", "",
         "- an access log that logs every request",
         "- an error log that traces errors", "",
-        "To do:", "",
-        "- add the error log that traces errors",  # 11: a plan item that landed
-    ]) == ["docs/logging.rst:11"]
+        "To do this:", "",
+        "- an error log that traces errors", "",
+        "## TODO: before 1.0", "",  # review: a heading with a colon is still one
+        "- add the error log that traces errors",  # 15: a plan item that landed
+    ]) == ["docs/logging.rst:15"]
 
 
 def test_a_txt_file_of_patterns_is_data_not_a_doc(project):

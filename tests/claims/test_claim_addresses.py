@@ -95,3 +95,15 @@ def test_a_keyword_before_branch_is_a_branch_of_the_code():
     assert kinds("In the ``if`` branch (when the function returns ``True``), the type is narrowed.") == []
     assert kinds("the ``else`` branch and the `except` branch") == []
     assert kinds("the `3.0` branch, then the `iffy` branch") == [(BRANCH, "3.0"), (BRANCH, "iffy")]
+
+
+def test_a_branch_a_summary_says_it_created_is_still_an_address():
+    """Review of issue 20 round 8: "a `release` branch" names a kind of branch in a doc, and the audit's
+    doc scan drops it there; a compaction summary's "I created a `fix/login-loop` branch" names one branch,
+    which must still be checked. A reST link's "branches`_" and "i.e" are no branch names."""
+    from cc_hooks.claims.addresses import BRANCH, extract_addresses
+
+    assert [(a.kind, a.value) for a in extract_addresses("I created a `fix/login-loop` branch and pushed the fix there.")] == \
+        [(BRANCH, "fix/login-loop")]
+    assert [a.value for a in extract_addresses("protected branches`_ ``main`` only")] == ["main"]
+    assert extract_addresses("the release branch i.e. no new features") == []

@@ -291,13 +291,15 @@ def test_a_quoted_string_every_commit_changed_weighs_little_even_with_a_leading_
     assert weights["+01:00"] < WEIGHTS.literal / 4 and weights["(UTC) Berlin"] == WEIGHTS.literal
 
 
-def test_a_commit_the_release_the_report_names_already_holds_is_not_its_fix(tmp_path: Path):
+def test_a_commit_new_in_the_release_the_report_names_is_not_its_fix(tmp_path: Path):
     """Issue 20 (sqlparse, redis-py): "split() returns a whole BEGIN ... END block as one statement since
-    0.5.4" ranked a fix that 0.5.4 shipped above the fix that came after it; a release the report says
-    has the bug holds no fix of it."""
+    0.5.4" ranked a change new in 0.5.4 (its cause) above the fix that came after it. Review: an older fix
+    of the same symptom, which that release's change undid, keeps its rank (the regression case)."""
     new_repo(tmp_path)
     commit(tmp_path, "init", {"split.py": "def split(sql):\n    return [sql]\n"})
-    shipped = commit(tmp_path, "Fix split() of BEGIN ... END blocks", {"split.py": "def split(sql):\n    return sql.split(';')\n"})
+    older = commit(tmp_path, "Fix split() of BEGIN ... END TRANSACTION blocks", {"split.py": "def split(sql):\n    return sql.split(';;')\n"})
+    git(tmp_path, "tag", "v0.5.3")
+    cause = commit(tmp_path, "Fix split() of BEGIN ... END blocks", {"split.py": "def split(sql):\n    return sql.split(';')\n"})
     git(tmp_path, "tag", "v0.5.4")
     for n in range(6):
         commit(tmp_path, f"Add keyword list {n}", {f"keywords/k{n}.py": f"K = {n}\n"})
@@ -305,14 +307,18 @@ def test_a_commit_the_release_the_report_names_already_holds_is_not_its_fix(tmp_
                  {"split.py": "def split(sql):\n    return [s for s in sql.split(';') if s]  # a TRANSACTION ends\n"})
     report = "split() returns a whole BEGIN TRANSACTION ... END block as one statement"
 
-    def first(result):
-        return result.prior[0].fixes[0].full_sha, result.prior[0].matched_by
+    from cc_hooks.record import history_index
+    from cc_hooks.record.evidence import rank
 
-    assert first(triage(tmp_path, [report]))[0] == shipped  # its words alone: the older fix
-    assert first(triage(tmp_path, [report + " since 0.5.4"]))[0] == fix
-    ranked = {c.fixes[0].full_sha: c.matched_by for c in triage(tmp_path, [report + " since 0.5.4"]).prior}
-    assert "already in 0.5.4, which the report says has the bug" in ranked[shipped]
-    assert first(triage(tmp_path, [report + " on Python 0.5.4"]))[0] == shipped  # another program's version
+    def ranked(text):
+        return {c.sha: (place, c.why) for place, c in enumerate(rank(tmp_path, [text], history_index.load(tmp_path), limit=20))}
+
+    plain, since = ranked(report), ranked(report + " since 0.5.4")
+    assert plain[cause][0] < plain[fix][0]  # its words alone: the change 0.5.4 brought
+    assert since[fix][0] < since[cause][0]
+    assert "new in 0.5.4, which the report says has the bug" in since[cause][1]
+    assert older in since and "new in" not in since[older][1]  # 0.5.3 had it: an older fix, not the cause
+    assert ranked(report + " on Python 0.5.4") == plain  # another program's version
 
 
 def test_the_versions_a_report_names_are_this_projects_tags(tmp_path: Path):
@@ -323,11 +329,18 @@ def test_the_versions_a_report_names_are_this_projects_tags(tmp_path: Path):
     assert named_versions("After upgrading from 3.17.8 to redis-py 4.0, on Python 3.11 with TLS 1.2 over HTTP/1.1") == ["3.17.8", "4.0"]
     assert named_versions("it was fixed in 2.0 but 2.1b2 breaks it again; 1.2.3-beta too") == ["2.1b2"]
     assert named_versions("see v6.5.3.") == ["6.5.3"]
+    # review: other programs' versions, quantities, and a version that fixed it
+    assert named_versions("Python version: 3.11.4; python==3.12; on Python 3.10 and 3.11; Ubuntu 22.04 and 24.04; numpy 1.26.4") == []
+    assert named_versions("took 1.5 seconds, sleep(0.5) hangs, timeout=1.5; upgrading to 2.1 fixed it; works again in 2.2; Fixed in: 2.3") == []
     new_repo(tmp_path)
     commit(tmp_path, "init", {"a.py": "A = 1\n"})
     for tag in ("v4.0.0", "redis-py-3.17.8", "4.0.1", "14.0", "3.17.80", "rel_1_16_0", "rel_1_16_01"):
         git(tmp_path, "tag", tag)
     assert sorted(tags_of(tmp_path, ["3.17.8", "4.0", "1.16.0"], 10.0)) == ["redis-py-3.17.8", "rel_1_16_0", "v4.0.0"]
+    git(tmp_path, "branch", "2.0.0")  # review: a branch of the tag's name made `refname:short` say "tags/2.0.0"
+    git(tmp_path, "tag", "2.0.0")
+    git(tmp_path, "tag", "9.9", "HEAD^{tree}")  # and a tag of a tree broke the one rev-list
+    assert tags_of(tmp_path, ["2.0.0", "9.9"], 10.0) == ["2.0.0"]
 
 
 def test_a_fix_on_the_side_a_merge_simplifies_away_is_still_found(tmp_path: Path):

@@ -213,7 +213,7 @@ def test_many_fixes_are_judged_in_one_batch_each_as_alone(repo, monkeypatch):
     assert calls.count("cat-file") == 2 and "apply" not in calls  # object types, then every file of every fix
     # the history, its changelogs and its tests; who changed the lines of the fixes not intact; the revert's run
     assert calls.count("log") <= 5 and calls.count("grep") <= 1
-    assert calls.count("for-each-ref") == 1  # only the side-branch fix asks where it lives
+    assert calls.count("for-each-ref") == 1 + 1  # the side-branch fix asks where it lives; the revert's run, whether a tag split it
     from cc_hooks.commands.triage import FixStatus, PriorCause, _check_fixes
     from cc_hooks.record import history_index
     from cc_hooks.record.trailers import read_commits
@@ -237,11 +237,13 @@ def test_a_formatting_commit_after_the_fix_is_no_regression_alarm(repo):
 
 
 JOINER = "printing a zero width joiner raises StopIteration"
+# the width from the table; the joiner fix replaces its four lines by ``lookup``
+TABLE_WIDTH = "def width(text):\n    start, end = TABLE[0]\n    if text in JOINERS:\n        end = skip_joiner(text, end)\n    return end\n"
 
 
 def _fix_then_its_branch(repo, subject: str, files: dict) -> str:
     """The joiner fix on branch ``zwj``, a later commit of that branch, then a ``--no-ff`` merge: the fix's sha."""
-    commit(repo, "Add the width table", {"cells.py": "def width(text):\n    start, end = TABLE[0]\n    return end\n"})
+    commit(repo, "Add the width table", {"cells.py": TABLE_WIDTH})
     git(repo, "checkout", "-q", "-b", "zwj")
     fix = commit(repo, f"Fix the joiner crash\n\nSymptom: {JOINER}", {"cells.py": "def width(text):\n    return lookup(text)\n"})
     commit(repo, subject, files)
@@ -261,21 +263,24 @@ def test_a_later_commit_of_the_fixs_own_branch_is_one_change_not_a_regression(re
     [status] = result.prior[0].fixes
     assert status.full_sha == fix and status.status == "rewritten" and "one change" in status.detail, status.detail
     assert result.verdict == INTACT
-    commit(repo, "Go back to the table", {"cells.py": "def width(text):\n    start, end = TABLE[0]\n    return end\n"})
+    commit(repo, "Go back to the table", {"cells.py": TABLE_WIDTH})
     assert triage(repo, [JOINER]).verdict == KNOWN
 
 
-def _fix_then_its_series(repo, monkeypatch, step_author: str, hours: float) -> str:
-    """The joiner fix committed straight to main, then a step by ``step_author`` ``hours`` later that
-    brings back a line the fix removed while keeping its ``lookup``: the fix's sha."""
-    commit(repo, "Add the width table", {"cells.py": "def width(text):\n    start, end = TABLE[0]\n    return end\n"})
-    monkeypatch.setenv("GIT_COMMITTER_DATE", "2021-09-19T11:31:20+03:00")
+KEEPS_LOOKUP = "def width(text):\n    start, end = TABLE[0]\n    return lookup(text, end)\n"
+
+
+def _fix_then_its_series(repo, monkeypatch, step_author: str, hours: float, step: str = KEEPS_LOOKUP) -> str:
+    """The joiner fix committed straight to main, then a ``step`` by ``step_author`` written ``hours`` later
+    that brings back the first of the four lines the fix removed: the fix's sha."""
+    commit(repo, "Add the width table", {"cells.py": TABLE_WIDTH})
+    for variable in ("GIT_AUTHOR_DATE", "GIT_COMMITTER_DATE"):  # the run's steps are written this far apart (a rebase keeps it)
+        monkeypatch.setenv(variable, "@1632040280 +0300")
     fix = commit(repo, f"Fix the joiner crash\n\nSymptom: {JOINER}", {"cells.py": "def width(text):\n    return lookup(text)\n"})
-    later = 1632040280 + int(hours * 3600)
-    monkeypatch.setenv("GIT_COMMITTER_DATE", f"@{later} +0300")
+    monkeypatch.setenv("GIT_AUTHOR_DATE", f"@{1632040280 + int(hours * 3600)} +0300")
     monkeypatch.setenv("GIT_AUTHOR_EMAIL", step_author)
     monkeypatch.setenv("GIT_COMMITTER_EMAIL", step_author)
-    commit(repo, "Keep the table's start", {"cells.py": "def width(text):\n    start, end = TABLE[0]\n    return lookup(text, end)\n"})
+    commit(repo, "Keep the table's start", {"cells.py": step})
     return fix
 
 
@@ -290,12 +295,32 @@ def test_the_next_commits_of_the_fixs_author_are_one_change_not_a_regression(rep
     assert triage(repo, [JOINER]).verdict == INTACT
 
 
-@pytest.mark.parametrize("author, hours", [("other@example.com", 0.8), ("t@example.com", 30)])
-def test_another_authors_commit_or_a_later_days_brings_the_removed_line_back_as_a_regression(repo, monkeypatch, author, hours):
-    """The rule above takes one author's run within a day only: someone else's commit, or the author's own
-    a day later, that brings back what the fix removed is still an alarm."""
+@pytest.mark.parametrize("author, hours, tag", [("other@example.com", 0.8, False), ("t@example.com", 30, False), ("t@example.com", 0.8, True)])
+def test_another_authors_commit_or_a_later_days_brings_the_removed_line_back_as_a_regression(repo, monkeypatch, author, hours, tag):
+    """The rule above takes one author's run within a day, never released half done: someone else's commit,
+    the author's own a day later (by author date: a rebase keeps it), or one after a release that shipped the
+    fix alone, that brings back what the fix removed is still an alarm."""
+    if tag:
+        real_commit = commit
+
+        def commit_then_tag(root, message, files=None):
+            sha = real_commit(root, message, files)
+            if message.startswith("Fix the joiner"):
+                git(root, "tag", "v1.0")
+            return sha
+
+        monkeypatch.setitem(globals(), "commit", commit_then_tag)
     _fix_then_its_series(repo, monkeypatch, author, hours)
     assert triage(repo, [JOINER]).verdict == KNOWN
+
+
+def test_a_step_of_the_run_that_writes_back_what_the_fix_removed_undid_it(repo, monkeypatch):
+    """Review: the author's next commit, two hours later, wrote back the table lines the fix removed while
+    keeping its ``lookup``: the run's net patch removes one of four, so the fix was undone in the run."""
+    undone = "def width(text):\n    start, end = TABLE[0]\n    if text in JOINERS:\n        end = skip_joiner(text, end)\n    return end or lookup(text)\n"
+    _fix_then_its_series(repo, monkeypatch, "t@example.com", 2, step=undone)
+    [status] = triage(repo, [JOINER]).prior[0].fixes
+    assert status.status == "gone" and "undone by its author's next commits" in status.detail, status.detail
 
 
 def test_a_fix_its_own_branch_undid_before_the_merge_still_alarms(repo):
