@@ -291,34 +291,48 @@ def test_a_quoted_string_every_commit_changed_weighs_little_even_with_a_leading_
     assert weights["+01:00"] < WEIGHTS.literal / 4 and weights["(UTC) Berlin"] == WEIGHTS.literal
 
 
-def test_a_commit_new_in_the_release_the_report_names_is_not_its_fix(tmp_path: Path):
-    """Issue 20 (sqlparse, redis-py): "split() returns a whole BEGIN ... END block as one statement since
-    0.5.4" ranked a change new in 0.5.4 (its cause) above the fix that came after it. Review: an older fix
-    of the same symptom, which that release's change undid, keeps its rank (the regression case)."""
-    new_repo(tmp_path)
-    commit(tmp_path, "init", {"split.py": "def split(sql):\n    return [sql]\n"})
-    older = commit(tmp_path, "Fix split() of BEGIN ... END TRANSACTION blocks", {"split.py": "def split(sql):\n    return sql.split(';;')\n"})
-    git(tmp_path, "tag", "v0.5.3")
-    cause = commit(tmp_path, "Fix split() of BEGIN ... END blocks", {"split.py": "def split(sql):\n    return sql.split(';')\n"})
-    git(tmp_path, "tag", "v0.5.4")
-    for n in range(6):
-        commit(tmp_path, f"Add keyword list {n}", {f"keywords/k{n}.py": f"K = {n}\n"})
-    fix = commit(tmp_path, "Keep transactions apart",
-                 {"split.py": "def split(sql):\n    return [s for s in sql.split(';') if s]  # a TRANSACTION ends\n"})
-    report = "split() returns a whole BEGIN TRANSACTION ... END block as one statement"
+SPLIT_REPORT = "split() returns a whole BEGIN TRANSACTION ... END block as one statement"
 
+
+def _split_releases(root: Path) -> dict[str, str]:
+    """An older fix (in v0.5.3), the change v0.5.4 brought (the cause of "since 0.5.4"), and the fix after it."""
+    new_repo(root)
+    commit(root, "init", {"split.py": "def split(sql):\n    return [sql]\n"})
+    shas = {"older": commit(root, "Fix split() of BEGIN ... END TRANSACTION blocks", {"split.py": "def split(sql):\n    return sql.split(';;')\n"})}
+    git(root, "tag", "v0.5.3")
+    shas["cause"] = commit(root, "Fix split() of BEGIN ... END blocks", {"split.py": "def split(sql):\n    return sql.split(';')\n"})
+    git(root, "tag", "v0.5.4")
+    for n in range(6):
+        commit(root, f"Add keyword list {n}", {f"keywords/k{n}.py": f"K = {n}\n"})
+    shas["fix"] = commit(root, "Keep transactions apart",
+                         {"split.py": "def split(sql):\n    return [s for s in sql.split(';') if s]  # a TRANSACTION ends\n"})
+    return shas
+
+
+def _ranked(root: Path, text: str) -> dict[str, tuple[int, str]]:
     from cc_hooks.record import history_index
     from cc_hooks.record.evidence import rank
 
-    def ranked(text):
-        return {c.sha: (place, c.why) for place, c in enumerate(rank(tmp_path, [text], history_index.load(tmp_path), limit=20))}
+    return {c.sha: (place, c.why) for place, c in enumerate(rank(root, [text], history_index.load(root), limit=20))}
 
-    plain, since = ranked(report), ranked(report + " since 0.5.4")
-    assert plain[cause][0] < plain[fix][0]  # its words alone: the change 0.5.4 brought
-    assert since[fix][0] < since[cause][0]
-    assert "new in 0.5.4, which the report says has the bug" in since[cause][1]
-    assert older in since and "new in" not in since[older][1]  # 0.5.3 had it: an older fix, not the cause
-    assert ranked(report + " on Python 0.5.4") == plain  # another program's version
+
+def test_a_commit_the_release_the_report_names_already_holds_is_not_its_fix(tmp_path: Path):
+    """Issue 20 (sqlparse, redis-py): "split() returns a whole BEGIN ... END block as one statement since
+    0.5.4" ranked the change 0.5.4 brought above the fix that came after it; it shipped with the bug."""
+    shas = _split_releases(tmp_path)
+    plain, since = _ranked(tmp_path, SPLIT_REPORT), _ranked(tmp_path, SPLIT_REPORT + " since 0.5.4")
+    assert plain[shas["cause"]][0] < plain[shas["fix"]][0]  # its words alone: the change 0.5.4 brought
+    assert since[shas["fix"]][0] < since[shas["cause"]][0]
+    assert "new in 0.5.4, which the report says has the bug" in since[shas["cause"]][1]
+    assert _ranked(tmp_path, SPLIT_REPORT + " on Python 0.5.4") == plain  # another program's version
+
+
+def test_a_commit_new_in_the_release_the_report_names_is_not_its_fix(tmp_path: Path):
+    """Review: only what the release brought is demoted; an older fix of the same symptom, which a change of
+    that release undid, is the prior occurrence of a regression and keeps its score."""
+    shas = _split_releases(tmp_path)
+    plain, since = _ranked(tmp_path, SPLIT_REPORT), _ranked(tmp_path, SPLIT_REPORT + " since 0.5.4")
+    assert "new in" not in since[shas["older"]][1] and since[shas["older"]][1] == plain[shas["older"]][1]
 
 
 def test_the_versions_a_report_names_are_this_projects_tags(tmp_path: Path):
