@@ -352,8 +352,8 @@ def _superseded(root: Path, result: TriageResult, timeout: float) -> None:
 def _judge_as_landed(root: Path, fix: "FixStatus", end: str, removal: str, timeout: float, series: bool = False) -> None:
     """A fix that the commits landed with it changed again is judged by the net change that landed,
     ``end``'s (the merge of its branch, or the last commit of its author's ``series``), when that change
-    still carries the fix: most of the names the fix's lines brought in are among its added lines. A
-    branch or series that undid the fix keeps the alarm."""
+    still carries the fix (``_carries``: the names it brought in, the lines it took out). A branch or
+    series that undid the fix keeps the alarm."""
     from cc_hooks.git import GitError
     from cc_hooks.record import fixes as fixmod
 
