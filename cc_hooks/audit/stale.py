@@ -110,6 +110,8 @@ def _is_data(text: str) -> bool:
     not a doc: most of its lines, comments and blanks aside, hold no space."""
     lines = [line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
     return bool(lines) and 2 * sum(" " not in line for line in lines) > len(lines)
+
+
 # ``git checkout -b topic``, ``git switch -c topic origin/main``, ``git branch topic``, ``git worktree add -b topic ../x``
 _CREATES_BRANCH_RE = re.compile(r"\bgit\s+(?:checkout\s+-[bB]|switch\s+(?:-c|-C|--create)|branch(?:\s+-[fc])?|worktree\s+add\s+(?:\S+\s+)*?-[bB])\s+"
                                 r"[`'\"]?([\w][\w./-]*)[`'\"]?(?:[ \t]+([\w][\w./-]*))?")

@@ -16,6 +16,8 @@ every commit is scored by what links it to the symptom's words:
   this history (a word every commit uses says nothing);
 - the commit changed code: a merge, a release or changelog-only commit loses to the
   commit whose diff is the fix;
+- the release the report says brought the bug ("since 3.5.0"): a commit new in it shipped with the
+  bug and loses (``cc_hooks.record.releases``);
 - among the best, the symptom's words in the lines a commit changed (its test feeds the input the
   user reported), less for a large diff.
 
@@ -23,7 +25,8 @@ Git processes: the history is the caller's index (``cc_hooks.record.history_inde
 then one ``git log -G`` for the identifiers (and one ``diff-tree -U0`` of its hits to tell them
 apart), one ``git grep`` and one ``git log`` for the files defining them, one
 ``diff-tree --stdin`` for the files of the best candidates, and one ``diff-tree -p`` for the lines
-the best ``DIFF_CANDIDATES`` changed.
+the best ``DIFF_CANDIDATES`` changed; when the report names a version, one ``for-each-ref``, one
+``describe`` and one ``rev-list`` (``releases``).
 """
 
 from __future__ import annotations
@@ -521,7 +524,7 @@ def _score_shipped(root, candidates: list[Candidate], query: Query, timeout: flo
     tags = tags_of(root, [version], timeout) if version else []
     if not tags:
         return
-    shipped = set().union(*(new_in(root, tag, timeout) for tag in tags[:2]))
+    shipped = set().union(*(new_in(root, tag, timeout) for tag in tags[:2]))  # "v3.5.0" and "3.5.0"; not every package's of a monorepo
     for candidate in candidates:
         if candidate.sha in shipped:
             candidate.score += weights.shipped

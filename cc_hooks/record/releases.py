@@ -22,7 +22,7 @@ _OTHER_PROGRAMS = frozenset(
     "python python3 py pypy cpython pip setuptools node nodejs npm java go rust gcc clang ruby perl php ubuntu debian centos rhel "
     "fedora alpine windows macos osx ios android linux kernel glibc openssl libressl tls ssl http https tlsv1 utf unicode rfc "
     "sqlite sqlite3 postgres postgresql mysql mariadb redis valkey mongodb django numpy pandas chrome firefox safari".split())
-# up to three words before the version, skipping what joins a name to its version: "Python version: 3.12",
+# the word naming whose version it is, past what joins a name to its version: "Python version: 3.12",
 # "Python 3.10 and 3.11", "python==3.11"
 _WORDS_BEFORE_RE = re.compile(r"([A-Za-z][\w-]*)(?:\W+(?:version|v|\d+(?:\.\d+)+)){0,2}(?:\s*(?:and|or|to|,|/))?[\s:=]*\Z", re.I)
 _QUANTITY_RE = re.compile(r"\s*(?:s|ms|us|ns|secs?|seconds?|mins?|minutes?|h|hours?|days?|%|x|times|[kmg]i?b|px|em)\b", re.I)
