@@ -594,7 +594,7 @@ def _oddity(rel: str, number: int, line: str, lines: list[str], test: bool, regi
         after = marker.group("after").strip()
         named = _names_a_problem(after)
         if (_USERS_WORKAROUND_RE.search(block) or _OTHERS_WORKAROUND_RE.search(block) or _ELSEWHERE_RE.match(f"{after} {_comment_after(lines, number)}")
-                or _DECLINED_RE.search(marker.group("before"))
+                or _DECLINED_RE.search(marker.group("before")) or _DENIED_RE.search(marker.group("before"))
                 or (re.search(r"\bno\s+$", marker.group("before"), re.IGNORECASE) and _NONE_NEEDED_RE.match(after))):
             return None  # what users or another library do, a pointer to the oddity's own place, or one the code declines: not an oddity here
         if test and _TESTED_WORKAROUND_RE.search(block):
@@ -671,14 +671,41 @@ def _narrates(marker: "re.Match[str]", lines: list[str], number: int) -> bool:
         return True
     if _BEHAVIOUR_RE.match(marker.group("after")):
         return True  # "Don't delete across lines", "Don't remove hidden files from the directory": what the code does
-    obj = _CODE_OBJECT_RE.match(marker.group("after").strip())
-    if obj is None or not re.search(r"(?:change|touch)$", marker.group("marker"), re.IGNORECASE):
+    if not re.search(r"(?:change|touch)$", marker.group("marker"), re.IGNORECASE):
         return False  # "don't remove self._lock": a thing to keep, whatever reads it
     following = next((text for text in lines[number:] if text.strip() and not _COMMENT_LINE_RE.match(text)), "")
+    if _names_what_the_code_keeps(marker, lines, number, following):
+        return True
+    obj = _CODE_OBJECT_RE.match(marker.group("after").strip())
+    if obj is None:
+        return False
     name = re.escape(obj.group(1))
     if re.match(rf"\s*{name}\s*(?::[^=]*)?=(?!=)", following):
         return False  # "DO NOT CHANGE MAX_RETRIES" over its assignment: a warning about that value
     return re.search(rf"(?<![\w.]){name}(?!\w)", following) is not None
+
+
+# "don't change positions of fixed nodes", "Do not change coordinates": a few plain words ending the comment
+_PLAIN_OBJECT_RE = re.compile(r"\s*(?!(?:this|these|that|those|it|them|anything|everything)\b)((?:[A-Za-z]+\s+){0,4}[A-Za-z]+)\s*[.!]?\s*$",
+                              re.IGNORECASE)
+_FILLER = frozenset("the a an any all of its their our".split())
+
+
+def _names_what_the_code_keeps(marker: "re.Match[str]", lines: list[str], number: int, following: str) -> bool:
+    """Whether "don't change X" names, in plain words that end the comment, what the code it sits on
+    leaves alone: "# don't change positions of fixed nodes" over ``delta_pos[fixed] = 0.0``, ``if k in
+    coord_names:  # Do not change coordinates``. A warning names code ("this", ``MAX_RETRIES``), gives
+    a reason, or names what the code does not mention ("Do not change the order")."""
+    obj = _PLAIN_OBJECT_RE.match(marker.group("after"))
+    if obj is None or _comment_after(lines, number):
+        return False
+    line = lines[number - 1]
+    code = line[: line.find(marker.group(0))] if not _COMMENT_LINE_RE.match(line) else following
+    code = re.sub(r"^\s*[\w.]+\s*(?::[^=]*)?=(?!=)", "", code)  # "Do not change the defaults" over ``defaults = ...``: a warning about that value
+    names = {name.lower() for name in re.findall(r"[A-Za-z]+", code)}
+    words = [word.lower() for word in obj.group(1).split() if word.lower() not in _FILLER]
+    return any(name == word or (len(word) >= 4 and (name.startswith(word[:5]) or word.startswith(name) and len(name) >= 4))
+               for word in words for name in names)
 
 
 # "we include a hack in `process_block`. See the comments there.": the oddity is in that other place
@@ -687,6 +714,11 @@ _ELSEWHERE_RE = re.compile(r"^\s*(?:in|at|inside)\s+(?:`[^`]+`|\w+(?:\.\w+)*\(\)
                            re.IGNORECASE)
 # "instead of trying to work-around that, tell the user": a workaround the code does not have
 _DECLINED_RE = re.compile(r"\b(?:instead\s+of|rather\s+than)\s+(?:trying|attempting)\s+to\s+$", re.IGNORECASE)
+# "there is no workaround", "instead of doing silly workaround", "didn't hack the original table": the
+# comment says the code has none ("instead of this hack" still points at one)
+_DENIED_RE = re.compile(r"\b(?:(?:there\s+is|there'?s|there\s+are|and|but|with|has|have)\s+no"
+                        r"|instead\s+of\s+(?:doing\s+|using\s+|adding\s+)?(?:(?:a|an|any|some)\s+)?(?:(?!this\b|that\b|the\b)\w+\s+)?"
+                        r"|(?:did|does|do|will|would)\s*n[o']?t)\s*$", re.IGNORECASE)
 # "no workaround required for these": the marker itself says none is needed
 _NONE_NEEDED_RE = re.compile(r"^\s*(?:is\s+)?(?:required|needed|necessary)\b", re.IGNORECASE)
 # In a test: "test the ... workaround", "this was the workaround for #6285", "previous workaround for ...",

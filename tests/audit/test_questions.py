@@ -442,6 +442,62 @@ def test_a_skip_saying_where_the_test_applies_is_no_disabled_test(project):
     assert ("tests/test_sync.py", 7) in found and ("tests/test_sync.py", 3) not in found
 
 
+def test_a_comment_saying_there_is_no_workaround_asks_nothing(project):
+    """Issue 20 (astropy, buildbot): "there is no workaround", "instead of doing silly workaround" and
+    "didn't hack the original table" say the code has none; "Instead of this hack" points at one."""
+    project.write("src/floats.py", "\n".join([
+        "def write(column):",
+        "    # PyArrow does not support float128 and there is no workaround (unlike float16).",
+        "    if column.dtype == 'float128':",
+        "        raise TypeError(column)",
+        "    # We just suppress this warning instead of doing silly workaround.",
+        "    warnings.simplefilter('ignore')",
+        "",
+        "",
+        "def check(table, frame):",
+        "    # Make sure writing to dataframe didn't hack the original table",
+        "    assert table == frame.table",
+        "    # TODO: Instead of this hack and the one below, we need to use outer contexts",  # 12: one
+        "    return frame",
+        "",
+    ]))
+    project.commit("Add floats")
+    assert [o.line for o in scan_oddities(project.root) if o.path == "src/floats.py"] == [12]
+
+
+def test_dont_change_naming_what_the_code_leaves_alone_is_no_warning(project):
+    """Issue 20 (networkx, xarray, distributed): "don't change positions of fixed nodes" over
+    ``delta_pos[fixed] = 0.0`` and "Do not change coordinates" on ``if k in coord_names:`` say what
+    the code does; "Do not change the order" (the code does not name it), "Do not change the defaults"
+    over their assignment and "Don't change the docstring, it's part of the tests" are warnings."""
+    project.write("src/layout.py", "\n".join([
+        "def step(pos, delta_pos, fixed, coord_names, variables):",
+        "    if fixed is not None:",
+        "        # don't change positions of fixed nodes",
+        "        delta_pos[fixed] = 0.0",
+        "    for k, v in variables.items():",
+        "        if k in coord_names:  # Do not change coordinates",
+        "            variables[k] = v",
+        "    return pos",
+        "",
+    ]))
+    project.write("src/order.py", "\n".join([
+        "def handlers():",
+        "    # Do not change the order",  # 2
+        "    return [first, second]",
+        "",
+    ]))
+    project.write("src/defaults.py", "\n".join([
+        "# Do not change the defaults",  # 1
+        "defaults = {'retries': 3}",
+        "",
+    ]))
+    project.commit("Add layout")
+    found = {(o.path, o.line) for o in scan_oddities(project.root)}
+    assert not any(path == "src/layout.py" for path, _ in found)
+    assert {("src/order.py", 2), ("src/defaults.py", 1)} <= found
+
+
 def test_a_workaround_applied_here_declined_or_in_another_file_is_not_asked_here(project):
     """Issue 20 (PyInstaller, coverage.py): "Apply the work-around" below the comment explaining it is
     that question's copy; "instead of trying to work-around that" declines one; "the hack in
