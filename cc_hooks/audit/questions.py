@@ -594,7 +594,7 @@ def _oddity(rel: str, number: int, line: str, lines: list[str], test: bool, regi
         after = marker.group("after").strip()
         named = _names_a_problem(after)
         if (_USERS_WORKAROUND_RE.search(block) or _OTHERS_WORKAROUND_RE.search(block) or _ELSEWHERE_RE.match(f"{after} {_comment_after(lines, number)}")
-                or _DECLINED_RE.search(marker.group("before")) or _DENIED_RE.search(marker.group("before"))
+                or _DECLINED_RE.search(marker.group("before"))
                 or (re.search(r"\bno\s+$", marker.group("before"), re.IGNORECASE) and _NONE_NEEDED_RE.match(after))):
             return None  # what users or another library do, a pointer to the oddity's own place, or one the code declines: not an oddity here
         if test and _TESTED_WORKAROUND_RE.search(block):
@@ -704,21 +704,28 @@ def _names_what_the_code_keeps(marker: "re.Match[str]", lines: list[str], number
     code = re.sub(r"^\s*[\w.]+\s*(?::[^=]*)?=(?!=)", "", code)  # "Do not change the defaults" over ``defaults = ...``: a warning about that value
     names = {name.lower() for name in re.findall(r"[A-Za-z]+", code)}
     words = [word.lower() for word in obj.group(1).split() if word.lower() not in _FILLER]
-    return any(name == word or (len(word) >= 4 and (name.startswith(word[:5]) or word.startswith(name) and len(name) >= 4))
-               for word in words for name in names)
+    return any(_same_word(word, name) for word in words for name in names)
+
+
+def _same_word(word: str, name: str) -> bool:
+    """A comment's word and a name in code, abbreviated either way: "z" is ``z``, "coordinates" is
+    ``coord_names``' "coord", "positions" is not "pos" (three letters abbreviate too much)."""
+    if name == word:
+        return True
+    return len(word) >= 4 and (name.startswith(word[:5]) or (len(name) >= 4 and word.startswith(name)))
 
 
 # "we include a hack in `process_block`. See the comments there.": the oddity is in that other place
 # "our fake PyTrace_RETURN hack in tracer.c works": the oddity is in that file
 _ELSEWHERE_RE = re.compile(r"^\s*(?:in|at|inside)\s+(?:`[^`]+`|\w+(?:\.\w+)*\(\)|(?-i:[a-z_][\w/.-]*)\.(?:c|h|cc|cpp|py|pyx|js|ts|go|rs|java|rb)\b)",
                            re.IGNORECASE)
-# "instead of trying to work-around that, tell the user": a workaround the code does not have
-_DECLINED_RE = re.compile(r"\b(?:instead\s+of|rather\s+than)\s+(?:trying|attempting)\s+to\s+$", re.IGNORECASE)
-# "there is no workaround", "instead of doing silly workaround", "didn't hack the original table": the
-# comment says the code has none ("instead of this hack" still points at one)
-_DENIED_RE = re.compile(r"\b(?:(?:there\s+is|there'?s|there\s+are|and|but|with|has|have)\s+no"
-                        r"|instead\s+of\s+(?:doing\s+|using\s+|adding\s+)?(?:(?:a|an|any|some)\s+)?(?:(?!this\b|that\b|the\b)\w+\s+)?"
-                        r"|(?:did|does|do|will|would)\s*n[o']?t)\s*$", re.IGNORECASE)
+# A workaround the code does not have: "instead of trying to work-around that, tell the user", "there is
+# no workaround", "instead of doing silly workaround", "didn't hack the original table" ("instead of this
+# hack" still points at one)
+_DECLINED_RE = re.compile(r"\b(?:(?:instead\s+of|rather\s+than)\s+(?:trying|attempting)\s+to\s+"
+                          r"|(?:(?:there\s+is|there'?s|there\s+are|and|but|with|has|have)\s+no"
+                          r"|instead\s+of\s+(?:doing\s+|using\s+|adding\s+)?(?:(?:a|an|any|some)\s+)?(?:(?!this\b|that\b|the\b)\w+\s+)?"
+                          r"|(?:did|does|do|will|would)\s*n[o']?t)\s*)$", re.IGNORECASE)
 # "no workaround required for these": the marker itself says none is needed
 _NONE_NEEDED_RE = re.compile(r"^\s*(?:is\s+)?(?:required|needed|necessary)\b", re.IGNORECASE)
 # In a test: "test the ... workaround", "this was the workaround for #6285", "previous workaround for ...",
