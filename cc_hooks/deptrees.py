@@ -25,7 +25,9 @@ A directory is a dependency tree when
   copied in with its license (PyInstaller's ``bootloader/zlib``). A workspace member has its manifest
   beside its license, and is the project's own; so are docs and examples under their own license;
 - among the ``listed`` paths, it is a vendoring directory or an ``extern`` one holding a README (astropy's
-  ``astropy/extern``: "third-party Python packages/modules"), which says what was copied in;
+  ``astropy/extern``: "third-party Python packages/modules"), which says what was copied in, or a
+  vendoring script (joblib's ``externals/vendor_loky.sh``), which copies it in; or it is named
+  ``_vendor``, ``vendored`` or ``_vendored`` (botocore's ``vendored``: six and requests), whatever it holds;
 - among the ``listed`` paths, it sits in a ``deps`` or vendoring directory and holds its own build
   (``configure.ac``, ``CMakeLists.txt``, a project manifest): gevent's ``deps/c-ares``; or its name is
   a version number (``3.12``, ``2.7``, ``3.x``) inside a test tree or a copied standard library, a
@@ -56,8 +58,19 @@ PROJECT_MANIFESTS = ("pyproject.toml", "setup.py", "setup.cfg", "package.json", 
 # A project's own build, beside its sources: a folder under ``deps/`` holding one is a project copied in
 BUILD_FILES = PROJECT_MANIFESTS + ("configure.ac", "configure", "CMakeLists.txt", "Makefile.am", "meson.build", "SConstruct")
 COPIES_NAMES = VENDOR_NAMES | {"deps"}
+# A folder whose name says it was vendored (a participle, not ``vendor``: chalice's ``vendor/`` is the user's)
+VENDORED_NAMES = frozenset({"_vendor", "vendored", "_vendored"})
 # A vendoring folder that explains itself in a README (what was copied in, from where): its code is upstream's
 EXTERN_NAMES = VENDOR_NAMES | {"extern", "externals"}
+
+
+def _vendored_prefix(directory: str) -> str:
+    """The leading part of ``directory`` that ends in a folder named as vendored, or ""."""
+    parts = directory.split("/")
+    for index, part in enumerate(parts):
+        if part.lower() in VENDORED_NAMES:
+            return "/".join(parts[: index + 1])
+    return ""
 
 
 def named_dependency_dir(name: str) -> bool:
@@ -87,6 +100,9 @@ class DependencyTrees:
                 snapshot = _version_snapshot(directory)
                 if snapshot:
                     self._known[snapshot] = True  # gevent's src/greentest/3.12
+                vendored = _vendored_prefix(directory)
+                if vendored:
+                    self._known[vendored] = True  # botocore's ``vendored`` (six, requests): its name says it was copied in
             if name in ENV_MARKERS or (name in VENDOR_MARKERS and directory.rsplit("/", 1)[-1] in VENDOR_NAMES):
                 self._known[directory] = True
             elif name in LICENSE_FILES:
@@ -98,8 +114,8 @@ class DependencyTrees:
                 self._known[parent] = True
             if name in BUILD_FILES and parent.rsplit("/", 1)[-1].lower() in COPIES_NAMES:
                 self._known[directory] = True  # gevent's deps/c-ares (configure.ac): upstream's code
-            if name.upper().startswith("README") and folder.lower() in EXTERN_NAMES:
-                self._known[directory] = True  # astropy's extern/README.rst: "third-party Python packages/modules"
+            if name.upper().startswith(("README", "VENDOR")) and folder.lower() in EXTERN_NAMES:
+                self._known[directory] = True  # astropy's extern/README.rst; joblib's externals/vendor_loky.sh
         for directory in licensed - manifested:
             if self._copied_in(directory):
                 self._known[directory] = True

@@ -21,6 +21,17 @@ from typing import Iterable, Optional
 
 from cc_hooks.audit.result import Question
 
+# Documents of the past: changelogs, release notes, what's-new pages, generated GitHub statistics,
+# design proposals, a docs folder of deprecated or archived pages. They name what was true then
+# (files deleted since, commits of that time); HEAD does not contradict them.
+HISTORY_DOCS = re.compile(
+    r"(?:^|/)(?:[\w.]+[-_])?(?:CHANGELOG|CHANGES|HISTORY|NEWS|RELEASE[-_ ]?NOTES?|whats-?new|github[-_]stats)[^/]*$|"
+    r"(?:^|/)(?:changelogs?|changes|history|news|releases?|release[-_]?notes|whats-?new|proposals|peps|seps|neps|rfcs|adrs?)/|"
+    r"(?:^|/)docs?/(?:.+/)?(?:deprecated|archived?|legacy)/|"  # the archived pages of a removed feature (setuptools' distutils docs)
+    r"(?:^|/)(?:[a-z]?ep|rfc|adr)[-_]?\d+[^/]*$",
+    re.IGNORECASE,
+)
+
 CODE_SUFFIXES = frozenset(
     ".py .pyi .js .mjs .cjs .ts .tsx .jsx .go .rs .java .kt .kts .c .h .cc .cpp .hpp .cs .rb .sh .bash .zsh "
     ".ex .exs .erl .swift .php .scala .lua .pl .r .jl .dart .m .mm .sql .ps1 .groovy".split()
@@ -199,10 +210,10 @@ def coldstart_questions(view: Path, rel: str) -> list[Question]:
 
 MAX_SCANNED = 400  # oddities found before ranking; the questions keep the best ``limit``
 PER_FILE = 2  # of each kind: a file with many sleeps or hacks is two questions, not twenty
-_DEMO_PATH_RE = re.compile(r"(?:^|/)(?:examples?|demos?|samples?|docs?|doctests?|benchmarks?)/"
+_DEMO_PATH_RE = re.compile(r"(?:^|/)(?:examples?|demos?|samples?|docs?|docs_src|doctests?|benchmarks?)/"
                            # test data: a formatter's cases, fixtures, snapshots (their comments are the input, not notes)
                            r"|(?:^|/)(?:tests?|testing)/(?:.+/)?(?:data|fixtures?|cases|resources|snapshots|roots|examplefiles|samples?)/"
-                           r"|(?:^|/)(?:fixtures?|testdata|test_data|__snapshots__)/")
+                           r"|(?:^|/)(?:fixtures?|testdata|test_data|__snapshots__)/", re.IGNORECASE)  # CPython's ``Doc/includes``
 
 
 def scan_oddities(view: Path, timeout: float = 30.0, limit: int = MAX_ODDITIES) -> list[Oddity]:
@@ -220,7 +231,7 @@ def scan_oddities(view: Path, timeout: float = 30.0, limit: int = MAX_ODDITIES) 
     psf_project = trees.psf_licensed()
     for rel in sorted(p for p in listed if is_code_path(p) and not trees.contains(p) and not _DEMO_PATH_RE.search(p)):
         lines = _code_lines(view / rel)
-        if copied_from_elsewhere(lines, psf_project) or _bundled(rel, lines):
+        if copied_from_elsewhere(lines, psf_project) or _bundled(rel, lines) or _generated(lines):
             continue
         test = is_test_path(rel)
         regions = _python_regions(lines) if rel.endswith((".py", ".pyi")) else None
@@ -229,7 +240,7 @@ def scan_oddities(view: Path, timeout: float = 30.0, limit: int = MAX_ODDITIES) 
             oddity = _oddity(rel, number, line, lines, test, regions)
             if oddity is None or _same_comment_block(found, oddity, lines):
                 continue
-            if _repeated_nearby(found, oddity):
+            if _repeated_nearby(found, oddity) or _explained_by_previous(found, oddity):
                 found[-1].copies.append(f"{oddity.path}:{oddity.line}")
                 continue
             keys = _copy_keys(oddity, lines)
@@ -245,7 +256,35 @@ def scan_oddities(view: Path, timeout: float = 30.0, limit: int = MAX_ODDITIES) 
                 found.append(oddity)
         if len(found) >= MAX_SCANNED:
             break
-    return sorted(found, key=_priority)[:limit]
+    return sorted(_without_documented_features(view, found, timeout), key=_priority)[:limit]
+
+
+# Words that qualify a marker without naming anything ("an ugly hack", "the temporary workaround")
+_GENERIC_MODIFIERS = frozenset("""a an the this that these those our my your its their his her some any one another other
+    same such ugly dirty quick gross nasty terrible horrible awful evil bad cheap clever stupid silly crude big huge small
+    little minor major temporary temp special usual old new current previous known necessary simple second first last final
+    above below following performance compatibility compat""".split())
+_DOC_PAGES = ("*.md", "*.markdown", "*.rst", "*.txt", "*.rst.inc")
+
+
+def _without_documented_features(view: Path, found: list[Oddity], timeout: float) -> list[Oddity]:
+    """``found`` without the markers that name a feature the project's docs describe by that name:
+    borg's "detect slashdot hack" is the rsync-like ``/./`` its FAQ teaches as "the slashdot hack", not a
+    workaround to question. One ``git grep`` over the docs (not the changelogs) for every such name."""
+    from cc_hooks.git import run_git
+
+    names = {}
+    for oddity in found:
+        marker = _COMMENT_MARKER_RE.search(oddity.text) if oddity.what.endswith("comment") else None
+        modifier = marker.group("before").split()[-1:] if marker else []
+        if modifier and re.fullmatch(r"[A-Za-z][\w-]*", modifier[0]) and modifier[0].lower() not in _GENERIC_MODIFIERS:
+            names[id(oddity)] = f"the {modifier[0]} {marker.group('marker')}".lower()
+    if not names:
+        return found
+    patterns = [arg for name in sorted(set(names.values())) for arg in ("-e", name)]
+    out = run_git(view, "grep", "-I", "-i", "-F", "-o", *patterns, "--", *_DOC_PAGES, timeout=timeout, check=False)
+    documented = {match.lower() for path, _, match in (line.partition(":") for line in out.splitlines()) if not HISTORY_DOCS.search(path)}
+    return [oddity for oddity in found if names.get(id(oddity)) not in documented]
 
 
 # A file whose header says it is another project's code: "This is part of Python source code with
@@ -277,9 +316,27 @@ BUNDLE_LINE = 400  # characters: a line this long in a script's first lines is a
 _BUNDLE_SUFFIXES = (".js", ".mjs", ".cjs", ".css")
 
 
+# "/*! jQuery v3.7.1 | (c) OpenJS Foundation": a released library's banner, kept by minifiers
+_LIBRARY_BANNER_RE = re.compile(r"\bv?\d+\.\d+\.\d+\b|\bhttps?://")  # "v3.7.1", "http://github.com/janl/mustache.js"
+
+
 def _bundled(rel: str, lines: list[str]) -> bool:
-    """A generated bundle (a browserify prelude, minified JavaScript or CSS): its comments are its sources'."""
-    return rel.endswith(_BUNDLE_SUFFIXES) and any(len(line) > BUNDLE_LINE for line in lines[:3])
+    """A generated bundle (a browserify prelude, minified JavaScript or CSS) or a released library
+    copied in (a ``/*!`` banner, kept by minifiers, naming its version or its home): its comments are its sources'."""
+    if not rel.endswith(_BUNDLE_SUFFIXES):
+        return False
+    if any(len(line) > BUNDLE_LINE for line in lines[:3]):
+        return True
+    return bool(lines) and lines[0].lstrip().startswith("/*!") and any(_LIBRARY_BANNER_RE.search(line) for line in lines[:5])
+
+
+# "This file is automatically generated ... do not edit": a generator's output; its notes are the generator's
+_GENERATED_RE = re.compile(r"\b(?:auto-?)?generated\b.*\bdo\s+not\s+(?:edit|change|modify)\b", re.IGNORECASE | re.DOTALL)
+
+
+def _generated(lines: list[str]) -> bool:
+    """Whether the file's header says a generator wrote it and nobody should edit it."""
+    return _GENERATED_RE.search("\n".join(_header(lines))) is not None
 
 
 def _header(lines: list[str]) -> list[str]:
@@ -331,7 +388,10 @@ def _copy_keys(oddity: Oddity, lines: list[str]) -> list[tuple]:
     if oddity.what == "disabled test":
         reason = _skip_reason(lines, oddity.line)
         if reason:
-            keys.append((oddity.what, oddity.path, " ".join(reason.lower().split())))
+            reason = " ".join(reason.lower().split())
+            keys.append((oddity.what, oddity.path, reason))
+            if _word_count(reason) >= 6 or _CITES_RE.search(reason.upper()):  # the sync copy of a test skipped for one ticket
+                keys.append((oddity.what, reason))
     if oddity.what.endswith("comment"):
         block = _block_around(lines, oddity.line)
         if block is not None:
@@ -345,7 +405,7 @@ def _copy_keys(oddity: Oddity, lines: list[str]) -> list[tuple]:
     return keys
 
 
-_CITES_RE = re.compile(r"https?://\S|#\d+")
+_CITES_RE = re.compile(r"https?://\S|#\d+|\b[A-Z]{2,}[A-Z0-9]*-\d{3,}\b")  # a link, an issue, a JIRA ticket (PYTHON-1234)
 
 
 def _block_around(lines: list[str], number: int) -> Optional[tuple]:
@@ -378,6 +438,23 @@ def _same_comment_block(found: list[Oddity], oddity: Oddity, lines: list[str]) -
 REPEATED_WITHIN = 8  # lines: the same short note again this close is the same oddity
 
 
+def _explained_by_previous(found: list[Oddity], oddity: Oddity) -> bool:
+    """A sleep whose explanation is the workaround comment just asked about a few lines up ("# Workaround
+    for file not found error: We wait until tempfile is written" over the loop that waits), or a
+    marker pointing back at one asked above ("Gross hack: ... See giant comment above."): that question's."""
+    before = found[-1] if found else None
+    if before is None or before.path != oddity.path or not before.what.endswith("comment"):
+        return False
+    if oddity.what == "sleep with a literal":
+        marker = _COMMENT_MARKER_RE.search(before.text)
+        words = " ".join(f"{marker.group('marker')} {marker.group('after')}".split()[:6]).lower() if marker else ""
+        return 0 < oddity.line - before.line <= REPEATED_WITHIN and bool(words) and words in " ".join(oddity.explained.split()).lower()
+    return oddity.what.endswith("comment") and _POINTS_ABOVE_RE.search(oddity.explained or oddity.text) is not None
+
+
+_POINTS_ABOVE_RE = re.compile(r"\bsee\s+(?:the\s+)?(?:\w+\s+)?(?:comments?\s+|note\s+)?above\b", re.IGNORECASE)
+
+
 def _repeated_nearby(found: list[Oddity], oddity: Oddity) -> bool:
     """The previous marker's comment again a few lines below, on the sibling statement or branch
     (``descr = ... # hack`` then ``descr += ... # hack``): one question."""
@@ -399,7 +476,7 @@ class _Regions:
     nested: set = field(default_factory=set)  # decorator lines of a def/class defined inside a function
     empty: set = field(default_factory=set)  # decorator lines of a method whose body is only ``pass``/``...``
     helpers: set = field(default_factory=set)  # decorator lines of a function the file calls, not named ``test*``
-    polling: set = field(default_factory=set)  # lines whose innermost loop polls: a ``while``, or a ``for`` that breaks
+    polling: set = field(default_factory=set)  # lines whose innermost loop polls (see ``_polling_loops``)
     deliberate: set = field(default_factory=set)  # sleeps that are their function's job (see ``_deliberate_sleeps``)
 
 
@@ -435,7 +512,7 @@ def _python_regions(lines: list[str]) -> Optional[_Regions]:
             called = {n.func.id if isinstance(n.func, ast.Name) else n.func.attr for n in ast.walk(tree)
                       if isinstance(n, ast.Call) and isinstance(n.func, (ast.Name, ast.Attribute))}
             regions.helpers.update(line for name, lines in skipped.items() if name in called for line in lines)
-        _polling_loops(tree, regions.polling, polling=False)
+        _polling_loops(tree, regions.polling, polling=False, comments=comments)
         _deliberate_sleeps(tree, regions.deliberate)
     return regions
 
@@ -481,32 +558,41 @@ def _base_name(node) -> str:
     return node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(node, ast.Name) else ""
 
 
-def _polling_loops(node, lines: set, polling: bool) -> None:
+def _polling_loops(node, lines: set, polling: bool, comments: dict, waits: bool = False) -> None:
     """Add to ``lines`` the statements whose innermost loop waits for something: a ``while`` loop,
-    or a ``for`` loop that ``break``s (a bounded retry). A sleep there paces the loop."""
+    a ``for`` loop that ``break``s (a bounded retry), or one that ``return``s where the code says it
+    waits ("Wait for a change to be propagated", "# wait for yellow status": its function's docstring
+    or a comment just above the loop). A sleep there paces the loop. A ``for`` that returns with no
+    such words is a retry whose sleep is still a question (why retry, on what?)."""
     import ast
 
     for child in ast.iter_child_nodes(node):
-        inner = polling
+        inner, says = polling, waits
         if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
             inner = False
+            docstring = ast.get_docstring(child) if not isinstance(child, ast.Lambda) else None
+            says = bool(docstring and _WAITS_RE.search(docstring))
         elif isinstance(child, ast.While):
             inner = True
         elif isinstance(child, (ast.For, ast.AsyncFor)):
-            inner = _breaks(child)
+            above = " ".join(comments.get(n, "") for n in range(child.lineno - 2, child.lineno))
+            inner = _exits(child, ast.Break) or ((says or bool(_WAITS_RE.search(above))) and _exits(child, ast.Return))
         if inner and isinstance(child, ast.stmt) and not isinstance(child, (ast.While, ast.For, ast.AsyncFor)):
             lines.update(range(child.lineno, (child.end_lineno or child.lineno) + 1))
-        _polling_loops(child, lines, inner)
+        _polling_loops(child, lines, inner, comments, says)
 
 
-def _breaks(loop) -> bool:
-    """Whether ``loop`` has a ``break`` of its own (not one of a nested loop)."""
+_WAITS_RE = re.compile(r"\bwait(?:s|ing)?\s+(?:for|until)\b|\bblock(?:s|ing)?\s+until\b|\bpoll(?:s|ing)?\s+(?:for|until)\b", re.IGNORECASE)
+
+
+def _exits(loop, kind) -> bool:
+    """Whether ``loop`` has a statement of ``kind`` (``break``, ``return``) of its own (not one of a nested loop)."""
     import ast
 
     pending = list(loop.body)
     while pending:
         node = pending.pop()
-        if isinstance(node, ast.Break):
+        if isinstance(node, kind):
             return True
         if not isinstance(node, (ast.For, ast.AsyncFor, ast.While, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             pending.extend(ast.iter_child_nodes(node))
@@ -530,8 +616,8 @@ def _decorated(node, regions: _Regions, in_function: bool, in_class: bool, skipp
         is_def = isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef))
         if is_def or isinstance(child, ast.ClassDef):
             lines = {d.lineno for d in child.decorator_list}
-            if in_function:
-                regions.nested.update(lines)
+            if in_function or (is_def and "skip" in child.name.lower() and _always_fails(child.body)):
+                regions.nested.update(lines)  # a fixture of a test of the skip machinery (tortoise's ``test_skip``: ``assertTrue(False)``)
             elif is_def and in_class and all(_is_filler(statement) for statement in child.body):
                 regions.empty.update(lines)
             elif is_def and not child.name.startswith("test") and skipped_helpers is not None:
@@ -539,6 +625,28 @@ def _decorated(node, regions: _Regions, in_function: bool, in_class: bool, skipp
                 if marks:
                     skipped_helpers.setdefault(child.name, set()).update(marks)
         _decorated(child, regions, in_function or is_def, isinstance(child, ast.ClassDef) or (in_class and not is_def), skipped_helpers)
+
+
+def _always_fails(body) -> bool:
+    """A body that only fails: ``assert False``, ``self.assertTrue(False)``, ``self.fail(...)``, ``raise ...``
+    (a docstring aside): it runs only if the skip under test did not work."""
+    import ast
+
+    statements = [s for s in body if not _is_filler(s)]
+    if len(statements) != 1:
+        return False
+    statement = statements[0]
+    if isinstance(statement, ast.Raise) or (isinstance(statement, ast.Assert) and _is_false(statement.test)):
+        return True
+    call = statement.value if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call) else None
+    name = getattr(call.func, "attr", getattr(call.func, "id", "")) if call is not None else ""
+    return name == "fail" or (name == "assertTrue" and bool(call.args) and _is_false(call.args[0]))
+
+
+def _is_false(node) -> bool:
+    import ast
+
+    return isinstance(node, ast.Constant) and node.value in (False, 0, None)
 
 
 def _is_filler(statement) -> bool:
@@ -593,7 +701,7 @@ def _oddity(rel: str, number: int, line: str, lines: list[str], test: bool, regi
         block = " ".join(filter(None, [_comment_block(lines, number), words, _comment_after(lines, number)]))
         after = marker.group("after").strip()
         named = _names_a_problem(after)
-        if (_USERS_WORKAROUND_RE.search(block) or _OTHERS_WORKAROUND_RE.search(block) or _ELSEWHERE_RE.match(f"{after} {_comment_after(lines, number)}")
+        if (_USERS_WORKAROUND_RE.search(block) or _OTHERS_WORKAROUND_RE.search(block) or _QUOTED_SOURCE_RE.search(block) or _ELSEWHERE_RE.match(f"{after} {_comment_after(lines, number)}")
                 or _DECLINED_RE.search(marker.group("before"))
                 or (re.search(r"\bno\s+$", marker.group("before"), re.IGNORECASE) and _NONE_NEEDED_RE.match(after))):
             return None  # what users or another library do, a pointer to the oddity's own place, or one the code declines: not an oddity here
@@ -636,9 +744,14 @@ _TEST_SERVER_PATH_RE = re.compile(r"(?:^|/)(?:dummy|mock|fake|test)_?servers?(?:
 
 # "users employ a workaround", "you can use this hack": what others do, not this code
 _USERS_WORKAROUND_RE = re.compile(
-    r"\b(?:users?|people|you|callers?|clients?)(?:-\w+)?\s+(?:\w+\s+){0,3}?(?:an?\s+|the\s+|this\s+|that\s+)?(?:work-?around|hack|kludge)\b",
+    r"\b(?:users?|people|you|callers?|clients?)(?:-\w+)?\s+(?:\w+\s+){0,3}?(?:an?\s+|the\s+|this\s+|that\s+)?(?:work-?around|hack|kludge)\b"
+    # "If a leading slash is needed, it can be worked around by prefixing the pattern": a way offered to users
+    r"|\bcan\s+be\s+worked\s+around\s+by\b",
     re.IGNORECASE,
 )
+# "From refs/files-backend.c in git-source:" over the marker: a comment quoted from another project's source
+_QUOTED_SOURCE_RE = re.compile(r"(?:^|\s)(?:(?:copied|taken|quoted)\s+)?from\s+[\w./-]+\.(?:c|h|cc|cpp|py|js|go|rs|java)\s+in\s+[\w.-]+\s*:",
+                               re.IGNORECASE)
 # "the workaround tarfile uses if symlinking is disabled": another library's, not this code's
 _OTHERS_WORKAROUND_RE = re.compile(
     r"\b(?:work-?around|hack|kludge)\s+(?!(?:that|which|this|it|to|for|in|is|was|here|we|i)\b)[A-Za-z_][\w.]*\s+"

@@ -11,19 +11,10 @@ from pathlib import Path
 
 from cc_hooks.audit.answer import DOC_SUFFIXES, MAX_DOC_BYTES, MAX_DOCS, read_lines
 from cc_hooks.audit.freshclone import View
+from cc_hooks.audit.questions import HISTORY_DOCS
 from cc_hooks.audit.report import REPORT_NAME
 from cc_hooks.audit.result import FAIL, STALE, Graded, Question
 
-# Documents of the past: changelogs, release notes, what's-new pages, generated GitHub statistics,
-# design proposals, a docs folder of deprecated or archived pages. They name what was true then
-# (files deleted since, commits of that time); HEAD does not contradict them.
-HISTORY_DOCS = re.compile(
-    r"(?:^|/)(?:[\w.]+[-_])?(?:CHANGELOG|CHANGES|HISTORY|NEWS|RELEASE[-_ ]?NOTES?|whats-?new|github[-_]stats)[^/]*$|"
-    r"(?:^|/)(?:changelogs?|changes|history|news|releases?|release[-_]?notes|whats-?new|proposals|peps|seps|neps|rfcs|adrs?)/|"
-    r"(?:^|/)docs?/(?:.+/)?(?:deprecated|archived?|legacy)/|"  # the archived pages of a removed feature (setuptools' distutils docs)
-    r"(?:^|/)(?:[a-z]?ep|rfc|adr)[-_]?\d+[^/]*$",
-    re.IGNORECASE,
-)
 # Text the code reads or the tests feed it: a template a command copies into other projects, a
 # test corpus's cases and fixtures. Its dates, shas and plan items are examples, not this
 # project's record; a test directory's README is still the project's own doc.
@@ -248,17 +239,27 @@ def _date_plan_items(view: Path, rel: str, claims: list, timeout: float) -> None
         claim.date = added or None
 
 
+RECYCLED = 3  # deletions: a file the workflow keeps adding and consuming (a release's ``RELEASE.md``)
+
+
 def _deleted_paths(view: Path, timeout: float) -> set[str]:
     """Every path some commit of HEAD's history deleted (one git process, over the commits since
-    the last audit: ``cc_hooks.memo.remember_log``)."""
+    the last audit: ``cc_hooks.memo.remember_log``), but those deleted ``RECYCLED`` times or more:
+    pelican's ``RELEASE.md`` and hypothesis's ``RELEASE.rst`` are written for each release and
+    consumed by it, so "Add a ``RELEASE.md`` file" is an instruction, not a pointer to a deleted file."""
+    from collections import Counter
+
     from cc_hooks.git import run_git
     from cc_hooks.memo import remember_log
 
     def derive(revs, previous):
         out = run_git(view, "log", "--diff-filter=D", "--name-only", "--format=", *revs, timeout=timeout, check=False)
-        return sorted({p for p in out.splitlines() if p} | set(previous or []))
+        counts = Counter(p for p in out.splitlines() if p)
+        counts.update(dict(previous or {}))
+        return dict(counts)
 
-    return set(remember_log(view, "audit-deleted-paths", [], derive, timeout=timeout))
+    counts = remember_log(view, "audit-deleted-path-counts", [], derive, timeout=timeout)
+    return {path for path, count in counts.items() if count < RECYCLED}
 
 
 _SENTENCE_END_RE = re.compile(r"[.!?:]\s*$")
@@ -303,8 +304,10 @@ _NOT_NEEDED_RE = re.compile(
 # A patch pasted into a doc ("index b0e4d79..b3bd82a 100644"): another tree's objects, not claims
 _PATCH_LINE_RE = re.compile(r"^\s*(?:index\s+[0-9a-f]{7,}\.\.[0-9a-f]{7,}|diff\s+--git\s|---\s+a/|\+\+\+\s+b/|@@\s+-\d)")
 _KIND_OF_RE = re.compile(r"\b(?:a|an|any|each|every|some|one)\s+[`'\"*]*\Z", re.IGNORECASE)
-# "your local main branch", "your ``origin`` branch": the reader's clone, not this repository
-_READERS_REF_RE = re.compile(r"\byour\s+(?:[\w-]+\s+){0,3}(?:branch(?:es)?\s+)?[`'\"]*$", re.IGNORECASE)
+# "your local main branch", "your ``origin`` branch", "updates the local ``gh-pages`` branch", "to a
+# repository's ``gh-pages`` branch": the reader's clone or site, not this repository
+_READERS_REF_RE = re.compile(r"\b(?:your\s+(?:[\w-]+\s+){0,3}|(?:the|a)\s+local\s+|an?\s+(?:[\w-]+\s+)?(?:repository|repo|project|site)'s\s+)"
+                             r"(?:branch(?:es)?\s+)?[`'\"]*$", re.IGNORECASE)
 
 
 def _doc_claim(claim, rel: str, deleted: set[str], before: str = "", pages: "DocPages | None" = None,
