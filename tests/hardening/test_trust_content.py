@@ -85,7 +85,7 @@ def test_a_pull_that_changes_the_probes_code_untrusts_it(tmp_path, shape):
     assert marker.read_text() == "code-2\n"
 
 
-def test_another_repository_cloned_at_the_same_path_is_not_trusted(tmp_path):
+def test_another_repository_cloned_at_the_same_path_is_not_trusted(tmp_path, monkeypatch):
     env = {"XDG_CONFIG_HOME": str(tmp_path / "xdg")}
     marker = tmp_path / "ran"
     argv, files, _ = SHAPES["direct"]
@@ -93,6 +93,9 @@ def test_another_repository_cloned_at_the_same_path_is_not_trusted(tmp_path):
     probed_repo(place, argv, files, env, marker)
     assert cli(place, env, "trust").returncode == 0
     shutil.rmtree(place)
+    # Built within the same second, the same commits would have the same ids: date the other history.
+    monkeypatch.setenv("GIT_AUTHOR_DATE", "2001-01-01T00:00:00+0000")
+    monkeypatch.setenv("GIT_COMMITTER_DATE", "2001-01-01T00:00:00+0000")
     probed_repo(place, argv, files, env, marker)  # same path, same table, same probe.sh: another history
     context = session_start(place, env)
     assert not marker.exists()
