@@ -447,8 +447,10 @@ def _explained_by_previous(found: list[Oddity], oddity: Oddity) -> bool:
         return False
     if oddity.what == "sleep with a literal":
         marker = _COMMENT_MARKER_RE.search(before.text)
-        words = " ".join(f"{marker.group('marker')} {marker.group('after')}".split()[:6]).lower() if marker else ""
-        return 0 < oddity.line - before.line <= REPEATED_WITHIN and bool(words) and words in " ".join(oddity.explained.split()).lower()
+        if marker is None or not 0 < oddity.line - before.line <= REPEATED_WITHIN:
+            return False
+        opening = " ".join(f"{marker.group('marker')} {marker.group('after')}".split()[:6]).lower()
+        return opening in " ".join(oddity.explained.split()).lower()
     return oddity.what.endswith("comment") and _POINTS_ABOVE_RE.search(oddity.explained or oddity.text) is not None
 
 
