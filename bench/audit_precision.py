@@ -5,7 +5,7 @@
 For every project named in a set, the audit (``cc_hooks.audit.run_audit``, program grading only) runs on
 a scratch clone of ``CLONES/<project>`` (or ``CLONES/<project>/repo``) made in a temporary folder, so
 nothing is written into the source. Each mined ``oddity`` and ``stale`` question is meaningful, noise
-or unlabeled as the set says (an oddity's label may sit on one of its copies). Precision is
+or unlabeled as the set says (an oddity's label may sit on one of its copies; a question is meaningful when any of its places is). Precision is
 meaningful / (meaningful + noise), per project, per kind and overall; unlabeled questions are listed
 (label them, or the figure is incomplete), and so are meaningful labels no longer asked (a recall loss). Several ``--set`` files are scored one after the other.
 """
@@ -75,10 +75,11 @@ def mined(source: Path) -> list[tuple[str, str, list[str], str]]:
 
 
 def label_of(labels: dict, project: str, where: str, copies: list[str]):
-    for place in (where, *copies):
-        if (project, place) in labels:
-            return labels[project, place]
-    return None
+    """The label of the question asked at ``where`` for it and its copies: meaningful when any of its
+    places is (a copy labeled "noise: a duplicate of X" is X's question once the two are one), else
+    the first label found."""
+    found = [labels[project, place] for place in (where, *copies) if (project, place) in labels]
+    return "meaningful" if "meaningful" in found else (found[0] if found else None)
 
 
 def score(set_file: Path, roots: list[Path]) -> Counter:

@@ -32,7 +32,9 @@ A directory is a dependency tree when
   (``configure.ac``, ``CMakeLists.txt``, a project manifest): gevent's ``deps/c-ares``; or its name is
   a version number (``3.12``, ``2.7``, ``3.x``) inside a test tree or a copied standard library, a
   snapshot of that version of something else: gevent's ``src/greentest/3.12`` (CPython's tests),
-  PyPy's ``lib-python/2.7``.
+  PyPy's ``lib-python/2.7``; or, among the ``listed`` paths, its name is a project's name and a
+  release number (``scons-2.3.2``, ``jinja2-2.11.3``): an unpacked release of that project, as
+  Nuitka's ``inline_copy/lib/scons-4.10.1`` (outside the docs).
 
 Cargo's and Maven's ``target/`` are build output, not dependency trees; ignore them in
 ``.gitignore`` as usual.
@@ -97,9 +99,9 @@ class DependencyTrees:
                 continue
             if directory not in seen:
                 seen.add(directory)
-                snapshot = _version_snapshot(directory)
+                snapshot = _version_snapshot(directory) or _unpacked_release(directory)
                 if snapshot:
-                    self._known[snapshot] = True  # gevent's src/greentest/3.12
+                    self._known[snapshot] = True  # gevent's src/greentest/3.12, Nuitka's inline_copy/lib/scons-2.3.2
                 vendored = _vendored_prefix(directory)
                 if vendored:
                     self._known[vendored] = True  # botocore's ``vendored`` (six, requests): its name says it was copied in
@@ -182,6 +184,20 @@ def _version_snapshot(directory: str) -> Optional[str]:
     parts = directory.split("/")
     for i, part in enumerate(parts[1:], 1):
         if part[:1].isdigit() and _VERSION_DIR_RE.match(part) and _SNAPSHOT_PARENT_RE.search(parts[i - 1]):
+            return None if _DOCS_PARTS & {p.lower() for p in parts[:i]} else "/".join(parts[: i + 1])
+    return None
+
+
+# "scons-2.3.2", "jinja2-2.11.3", "pyparsing-3.1.0rc1": a project's name and a release's number
+# ("python-3.12", "py-3.12": a target interpreter, the project's own CI or Docker folder)
+_RELEASE_DIR_RE = re.compile(r"^(?!(?:c?python|py|pypy)\d*-)[A-Za-z][\w.]*?[A-Za-z0-9]-v?\d+\.\d+(?:\.\d+)*(?:(?:a|b|rc|\.post|\.dev)\d*)?$")
+
+
+def _unpacked_release(directory: str) -> Optional[str]:
+    """The release-named folder of ``directory`` (or an ancestor), outside the docs, or None."""
+    parts = directory.split("/")
+    for i, part in enumerate(parts):
+        if _RELEASE_DIR_RE.match(part):
             return None if _DOCS_PARTS & {p.lower() for p in parts[:i]} else "/".join(parts[: i + 1])
     return None
 

@@ -232,3 +232,17 @@ def test_a_project_copied_into_deps_and_a_folder_named_by_a_version_are_other_pe
     trees = DependencyTrees(tmp_path, listed)
     assert [p for p in listed if trees.contains(p)] == ["deps/c-ares/configure.ac", "deps/c-ares/src/lib/ares.c",
                                                         "src/greentest/3.12/test_socket.py", "lib-python/2.7/os.py"]
+
+
+def test_a_folder_named_by_a_project_and_its_release_is_that_release_unpacked(tmp_path):
+    """Issue 20 round 11 (Nuitka): 11 hacks of ``nuitka/build/inline_copy/lib/scons-2.3.2`` (and
+    ``scons-3.1.2``, ``scons-4.10.1``), SCons' own code copied in release by release, were asked; all
+    were labeled noise. A version folder without a project name, a name with a dash and no release
+    number, a target interpreter's folder (``python-3.12``) and a release-named folder in the docs stay the project's."""
+    listed = ["nuitka/build/inline_copy/lib/scons-2.3.2/SCons/Conftest.py", "nuitka/build/inline_copy/lib/scons-4.10.1/SCons/Tool/cc.py",
+              "vendor-libs/jinja2-2.11.3rc1/jinja2/lexer.py", "nuitka/build/inline_copy/bin/scons.py", "src/pkg/v1.2/api.py",
+              "src/python-compat/shim.py", "docs/tutorial-1.0/step.py", "tools/python-3.12/check.py"]
+    trees = DependencyTrees(tmp_path, listed)
+    assert [p for p in listed if trees.contains(p)] == ["nuitka/build/inline_copy/lib/scons-2.3.2/SCons/Conftest.py",
+                                                        "nuitka/build/inline_copy/lib/scons-4.10.1/SCons/Tool/cc.py",
+                                                        "vendor-libs/jinja2-2.11.3rc1/jinja2/lexer.py"]

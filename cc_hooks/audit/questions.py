@@ -53,8 +53,10 @@ _DISABLED_TEST_RE = re.compile(
 _NUMBER = r"\d+(?:\.\d+)?"
 # ``sleep(0.5)``, and a choice between literals: ``sleep(5.0 if count > 5 else 0.5)``
 _SLEEP_RE = re.compile(rf"\bsleep\s*\(\s*{_NUMBER}(?:\s+if\s+[^()]+?\s+else\s+{_NUMBER})?\s*\)")
-# ``t/`` at the top: the test tree of Perl's, git's and celery's conventions; ``integration/`` at the top: invoke's
-_TEST_PATH_RE = re.compile(r"(?:^|/)(?:tests?|spec|__tests__)/|^t/|^(?:integration|e2e)(?:[-_]tests?)?/|(?:^|/)test_[^/]*$|_test\.[^/]+$|\.(?:test|spec)\.[^/]+$")
+# ``t/`` at the top: the test tree of Perl's, git's and celery's conventions; ``integration/`` at the top: invoke's;
+# ``FSTests.py``, ``msvsTests.py``, ``ParameterErrorsTest.py``: SCons' and Java's way of naming a test module
+_TEST_PATH_RE = re.compile(r"(?:^|/)(?:tests?|spec|__tests__)/|^t/|^(?:integration|e2e)(?:[-_]tests?)?/|(?:^|/)test_[^/]*$|_test\.[^/]+$|\.(?:test|spec)\.[^/]+$"
+                           r"|(?:^|/|[A-Za-z0-9])Tests?\.[^/.]+$")
 
 
 def is_test_path(path: str) -> bool:
@@ -240,7 +242,7 @@ def scan_oddities(view: Path, timeout: float = 30.0, limit: int = MAX_ODDITIES) 
             oddity = _oddity(rel, number, line, lines, test, regions)
             if oddity is None or _same_comment_block(found, oddity, lines):
                 continue
-            if _repeated_nearby(found, oddity) or _explained_by_previous(found, oddity):
+            if _repeated_nearby(found, oddity) or _explained_by_previous(found, oddity) or _names_previous_function(found, oddity, lines):
                 found[-1].copies.append(f"{oddity.path}:{oddity.line}")
                 continue
             keys = _copy_keys(oddity, lines)
@@ -398,11 +400,30 @@ def _copy_keys(oddity: Oddity, lines: list[str]) -> list[tuple]:
             keys.append((oddity.what, *block))
         if _word_count(oddity.text) >= 6:  # the same note twice in one file (a bare marker line alone is not one note)
             keys.append((oddity.what, oddity.path, " ".join(oddity.text.split())))
-        note = _COMMENT_MARKER_RE.search(oddity.text)
-        note = " ".join(note.group(0).split()) if note else ""
+        marker = _COMMENT_MARKER_RE.search(oddity.text)
+        note = " ".join(marker.group(0).split()) if marker else ""
         if _word_count(note) >= 5 or _CITES_RE.search(note):  # the same note in another file (the sync copy of an async test)
             keys.append((oddity.what, note))
+        if marker is not None:
+            sentence = _marker_sentence(marker)
+            if _word_count(sentence) >= 4:  # "As a hack, just skip." under two reasons a test cannot run
+                keys.append((oddity.what, oddity.path, sentence.lower()))
+            named = _NAMED_MARKER_RE.search(marker.group("before"))
+            if named:  # "due to `multi_video` workaround" and "we need a `multi_video` workaround": one workaround
+                keys.append((oddity.what, oddity.path, "named", named.group(1)))
     return keys
+
+
+# A workaround named by the code it is: "the `multi_video` workaround", "'legacy_pickle' hack"
+_NAMED_MARKER_RE = re.compile(r"[`'\"]([A-Za-z_][\w.-]*)[`'\"]\s*$")
+_SENTENCE_SPLIT_RE = re.compile(r"(?<=[.!?;])\s+")
+
+
+def _marker_sentence(marker: "re.Match[str]") -> str:
+    """The sentence of the comment line holding the marker, normalized."""
+    before = _SENTENCE_SPLIT_RE.split(marker.group("before"))[-1]
+    after = _SENTENCE_SPLIT_RE.split(marker.group("after"))[0]
+    return " ".join(f"{before}{marker.group('marker')}{after}".split())
 
 
 _CITES_RE = re.compile(r"https?://\S|#\d+|\b[A-Z]{2,}[A-Z0-9]*-\d{3,}\b")  # a link, an issue, a JIRA ticket (PYTHON-1234)
@@ -454,15 +475,46 @@ def _explained_by_previous(found: list[Oddity], oddity: Oddity) -> bool:
     return oddity.what.endswith("comment") and _POINTS_ABOVE_RE.search(oddity.explained or oddity.text) is not None
 
 
+def _names_previous_function(found: list[Oddity], oddity: Oddity, lines: list[str]) -> bool:
+    """A marker whose comment names the function holding the marker asked just above ("HACK: undo
+    status code change from rebuild_method" under yt-dlp's hack in ``rebuild_method``): the other
+    half of that workaround, one question."""
+    before = found[-1] if found else None
+    if before is None or before.path != oddity.path or not (before.what.endswith("comment") and oddity.what.endswith("comment")):
+        return False
+    holder = _enclosing_def(lines, before.line)
+    if holder is None or holder == _enclosing_def(lines, oddity.line) or len(holder) < 4:
+        return False
+    words = f"{oddity.text} {_comment_after(lines, oddity.line)}"
+    return re.search(rf"(?<![\w.]){re.escape(holder)}(?!\w)", words) is not None
+
+
+_DEF_NAME_RE = re.compile(r"^\s*(?:async\s+)?def\s+(\w+)")
+
+
+def _enclosing_def(lines: list[str], number: int) -> Optional[str]:
+    """The name of the nearest ``def`` at or above line ``number`` (1-based), or None."""
+    for index in range(number - 1, -1, -1):
+        found = _DEF_NAME_RE.match(lines[index])
+        if found:
+            return found.group(1)
+    return None
+
+
 _POINTS_ABOVE_RE = re.compile(r"\bsee\s+(?:the\s+)?(?:\w+\s+)?(?:comments?\s+|note\s+)?above\b", re.IGNORECASE)
 
 
 def _repeated_nearby(found: list[Oddity], oddity: Oddity) -> bool:
     """The previous marker's comment again a few lines below, on the sibling statement or branch
-    (``descr = ... # hack`` then ``descr += ... # hack``): one question."""
-    if not found or found[-1].path != oddity.path or found[-1].what != oddity.what or not oddity.what.endswith("comment"):
+    (``descr = ... # hack`` then ``descr += ... # hack``), or the same sleep between the next two
+    steps (kinto's ``time.sleep(0.001)`` between three writes): one question."""
+    if not found or found[-1].path != oddity.path or found[-1].what != oddity.what:
         return False
     if oddity.line - found[-1].line > REPEATED_WITHIN:
+        return False
+    if oddity.what == "sleep with a literal":
+        return " ".join(oddity.text.split()) == " ".join(found[-1].text.split())
+    if not oddity.what.endswith("comment"):
         return False
     mine, theirs = _COMMENT_MARKER_RE.search(oddity.text), _COMMENT_MARKER_RE.search(found[-1].text)
     return mine is not None and theirs is not None and " ".join(mine.group(0).lower().split()) == " ".join(theirs.group(0).lower().split())
@@ -711,7 +763,7 @@ def _oddity(rel: str, number: int, line: str, lines: list[str], test: bool, regi
             return None  # the test exercises a workaround users apply: no oddity of this code
         if _CHECKER_RE.search(block) and marker.group("marker").lower().startswith(("work", "hack")):
             return None  # a cast or annotation that quiets a type checker: no behaviour to ask about
-        if marker.group("marker").lower().startswith(("do", "don")) and _narrates(marker, lines, number):
+        if marker.group("marker").lower().startswith(("do", "don")) and _narrates(marker, lines, number, test):
             return None
         return Oddity(rel, number, f"{marker.group('marker').lower()} comment", line.strip(),
                       block if named or states_a_reason(block) else "")
@@ -752,7 +804,9 @@ _USERS_WORKAROUND_RE = re.compile(
     re.IGNORECASE,
 )
 # "From refs/files-backend.c in git-source:" over the marker: a comment quoted from another project's source
-_QUOTED_SOURCE_RE = re.compile(r"(?:^|\s)(?:(?:copied|taken|quoted)\s+)?from\s+[\w./-]+\.(?:c|h|cc|cpp|py|js|go|rs|java)\s+in\s+[\w.-]+\s*:",
+# "test code taken from autoconf: this is a pretty clever hack": the trick of the project the code came from
+_QUOTED_SOURCE_RE = re.compile(r"(?:^|\s)(?:(?:copied|taken|quoted)\s+)?from\s+[\w./-]+\.(?:c|h|cc|cpp|py|js|go|rs|java)\s+in\s+[\w.-]+\s*:"
+                               r"|\b(?:taken|copied|borrowed|lifted)\s+(?:verbatim\s+)?from\s+(?!(?:the|this|our|here|above|below)\b)[\w.-]+\s*:",
                                re.IGNORECASE)
 # "the workaround tarfile uses if symlinking is disabled": another library's, not this code's
 _OTHERS_WORKAROUND_RE = re.compile(
@@ -775,20 +829,32 @@ _BEHAVIOUR_RE = re.compile(r"\s*(?!(?:the|a|an|this|these|that|those|it|them|any
 _CODE_OBJECT_RE = re.compile(r"[`'\"]?([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+|[A-Za-z_]\w*_\w*)\b")
 
 
-def _narrates(marker: "re.Match[str]", lines: list[str], number: int) -> bool:
+def _narrates(marker: "re.Match[str]", lines: list[str], number: int, test: bool = False) -> bool:
     """Whether a "don't change/touch" marker describes what the code does rather than warning
     maintainers: it goes on a sentence the comment line above began ("... when agents run in tasks
-    they / don't touch each other's scopes"), or its object is a name the next code line reads
-    ("don't change self.options" over ``conf = dict(self.options)``: the copy it explains)."""
+    they / don't touch each other's scopes", "... an alias-macro line — comments / don't change
+    either decision"), it labels the setting it sits on ("Unstripped mode: Do not remove debug
+    symbols." over ``unstripped_mode = ...``), it names a step of a test ("# Do not change the
+    timestamp." over the update under test; not "this line"), or its object is a name the next code
+    line reads ("don't change self.options" over ``conf = dict(self.options)``: the copy it explains)."""
     above = lines[number - 2] if number >= 2 else ""
     continued = _COMMENT_LINE_RE.match(above)
-    if not marker.group("before").strip() and continued and _UNFINISHED_RE.search(continued.group(1)):
+    if not marker.group("before").strip() and continued and (_UNFINISHED_RE.search(continued.group(1))
+                                                                    or (_runs_on(continued.group(1)) and _word_count(marker.group("after"))
+                                                                        and not _COMMENT_MARKER_RE.search(above))):
         return True
     if _BEHAVIOUR_RE.match(marker.group("after")):
         return True  # "Don't delete across lines", "Don't remove hidden files from the directory": what the code does
-    if not re.search(r"(?:change|touch)$", marker.group("marker"), re.IGNORECASE):
-        return False  # "don't remove self._lock": a thing to keep, whatever reads it
+    in_test = test or (_enclosing_def(lines, number) or "").startswith("test")  # kinto's ``testing.py``: test methods of a suite mixin
+    if in_test and _TEST_STEP_RE.match(marker.group("after")) and not _comment_after(lines, number):
+        return True  # "do not delete archive1!", "Do not change the timestamp.": what the test does next
     following = next((text for text in lines[number:] if text.strip() and not _COMMENT_LINE_RE.match(text)), "")
+    if _labels_the_code(marker, following):
+        return True
+    if not re.search(r"(?:change|touch)$", marker.group("marker"), re.IGNORECASE):
+        # "don't remove self._lock": a thing to keep, whatever reads it; "Do not remove parameter
+        # variables of ours." over ``assert not variable.isParameterVariable() ...``: what the code checks
+        return _PLAIN_OBJECT_RE.match(marker.group("after")) is not None and _names_what_the_code_keeps(marker, lines, number, following)
     if _names_what_the_code_keeps(marker, lines, number, following):
         return True
     obj = _CODE_OBJECT_RE.match(marker.group("after").strip())
@@ -798,6 +864,29 @@ def _narrates(marker: "re.Match[str]", lines: list[str], number: int) -> bool:
     if re.match(rf"\s*{name}\s*(?::[^=]*)?=(?!=)", following):
         return False  # "DO NOT CHANGE MAX_RETRIES" over its assignment: a warning about that value
     return re.search(rf"(?<![\w.]){name}(?!\w)", following) is not None
+
+
+# In a test, "do not delete archive1!", "Do not change the timestamp.": a few words, not "this line" or "it"
+_TEST_STEP_RE = re.compile(r"\s*(?!(?:this|these|that|those|it|them)\b)[\w'-]+(?:\s+[\w'-]+){0,5}\s*[.!]*\s*$", re.IGNORECASE)
+_SENTENCE_ENDS_RE = re.compile(r"[.!?:;)]\s*$|^\W*$")
+
+
+def _runs_on(text: str) -> bool:
+    """A comment line of four or more words with no stop at its end: the line below may go on with its
+    sentence (when it goes on with an object: "... line — comments / don't change either decision";
+    "This is needed by the plugin system / do not remove" is a warning)."""
+    return _word_count(text) >= 4 and not _SENTENCE_ENDS_RE.search(text)
+
+
+def _labels_the_code(marker: "re.Match[str]", following: str) -> bool:
+    """"Unstripped mode: Do not remove debug symbols." over ``unstripped_mode = ...``: the words before
+    the colon name the code below, and the rest says what that setting means."""
+    label = re.fullmatch(r"\s*([A-Za-z][\w\s-]{0,40}?):\s*", marker.group("before"))
+    if label is None:
+        return False
+    names = {name.lower() for name in re.findall(r"[A-Za-z]+", following)}
+    words = [word.lower() for word in re.findall(r"[A-Za-z]+", label.group(1)) if word.lower() not in _FILLER]
+    return bool(words) and all(any(_same_word(word, name) for name in names) for word in words)
 
 
 # "don't change positions of fixed nodes", "Do not change coordinates": a few plain words ending the comment
@@ -956,8 +1045,9 @@ def _marker(line: str, comment: Optional[str]) -> Optional["re.Match[str]"]:
 # A comment whose text opens another comment: the line of a commented-out block ("#     # HACK: ...")
 _COMMENTED_OUT_RE = re.compile(r"^\s*(?:#|//)\s+(?:#(?!\d)|//)")
 # "we could workaround this", "it might be hacked around": a modal before the marker
-_HYPOTHETICAL_RE = re.compile(r"\b(?:could|would|might|may)\s+(?:\w+ly\s+)?(?:(?:have|need|try|use|add|write)\s+(?:to\s+|an?\s+)?)?$",
-                              re.IGNORECASE)
+# "if we ever find we need them, we need to workaround that": a condition that has not come
+_HYPOTHETICAL_RE = re.compile(r"\b(?:could|would|might|may)\s+(?:\w+ly\s+)?(?:(?:have|need|try|use|add|write)\s+(?:to\s+|an?\s+)?)?$"
+                              r"|\bif\s+(?:we|you|it|this|that|they|anyone)\s+ever\b[^.;]*$", re.IGNORECASE)
 _THROWAWAY_TOOL_RE = re.compile(r"\s+(?:scripts?|tools?|utility|utilities|programs?)\b")
 
 

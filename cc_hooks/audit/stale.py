@@ -17,9 +17,11 @@ from cc_hooks.audit.result import FAIL, STALE, Graded, Question
 
 # Text the code reads or the tests feed it: a template a command copies into other projects, a
 # test corpus's cases and fixtures. Its dates, shas and plan items are examples, not this
-# project's record; a test directory's README is still the project's own doc.
+# project's record; a test directory's README is still the project's own doc. A pull request's or
+# an issue's template is a form to fill: "[ ] GitHub Actions have all passed" is a box, not a plan item.
 DATA_DOCS = re.compile(r"(?:^|/)(?:_?templates?|fixtures?|testdata|test_data|__snapshots__)/"
-                       r"|(?:^|/)(?:tests?|testing)/(?!README[^/]*$)", re.IGNORECASE)
+                       r"|(?:^|/)(?:tests?|testing)/(?!README[^/]*$)"
+                       r"|(?:^|/)(?:pull_request|issue)_template(?:/|\.[^/]+$)|(?:^|/)[\w-]*_template\.(?:md|rst|txt)$", re.IGNORECASE)
 
 
 def stale_claims(view: View, config, deadline, max_docs: int = MAX_DOCS) -> list[Graded]:
@@ -306,6 +308,12 @@ _PATCH_LINE_RE = re.compile(r"^\s*(?:index\s+[0-9a-f]{7,}\.\.[0-9a-f]{7,}|diff\s
 _KIND_OF_RE = re.compile(r"\b(?:a|an|any|each|every|some|one)\s+[`'\"*]*\Z", re.IGNORECASE)
 # "your local main branch", "your ``origin`` branch", "updates the local ``gh-pages`` branch", "to a
 # repository's ``gh-pages`` branch": the reader's clone or site, not this repository
+# "This pushes the ``my-new-feature`` branch": a name the reader makes up
+_READERS_NAME_RE = re.compile(r"^(?:my|your)[-_]", re.IGNORECASE)
+# "``src/_skimage2`` will be merged into ``src/skimage2``": a merge to come, into what may not exist yet
+_FUTURE_MERGE_RE = re.compile(r"\bwill\s+(?:\w+ly\s+|then\s+|later\s+)?(?:be\s+)?merged?\s+(?:in)?to\s+[`'\"*]*$", re.IGNORECASE)
+# "git rm doc/source/release_notes/release_dev.rst": a step that deletes the file, which is then absent
+_REMOVES_RE = re.compile(r"(?:^|[\s`$])(?:git\s+rm|rm|del|unlink)\s+(?:-\S+\s+)*[`'\"]*$", re.IGNORECASE)
 _READERS_REF_RE = re.compile(r"\b(?:your\s+(?:[\w-]+\s+){0,3}|(?:the|a)\s+local\s+|an?\s+(?:[\w-]+\s+)?(?:repository|repo|project|site)'s\s+)"
                              r"(?:branch(?:es)?\s+)?[`'\"]*$", re.IGNORECASE)
 
@@ -347,6 +355,10 @@ def _doc_claim(claim, rel: str, deleted: set[str], before: str = "", pages: "Doc
         prefix = f"{before} {claim.text[: max(0, claim.text.find(address.value))]}"
         if (address.kind in (addr.BRANCH, addr.NAME) and (_EXAMPLE_RE.search(prefix) or _CONDITION_RE.search(prefix))) or _READERS_REF_RE.search(prefix):
             continue  # "for example, use the ``2.4`` branch", "when it is merged into `main`, ...", "your ``origin`` branch"
+        if address.kind in (addr.BRANCH, addr.NAME) and (_READERS_NAME_RE.match(address.value) or _FUTURE_MERGE_RE.search(prefix)):
+            continue  # "the ``my-new-feature`` branch", "will be merged into ``src/skimage2``"
+        if address.kind in (addr.PATH, addr.NAME) and _REMOVES_RE.search(prefix):
+            continue  # "git rm doc/.../release_dev.rst": the release step that consumes it
         if address.kind in (addr.BRANCH, addr.NAME) and _KIND_OF_RE.search(prefix):
             continue  # "cherry picked to a `release` branch": a kind of branch (a summary's "created a `x` branch" is one)
         if address.kind in (addr.BRANCH, addr.NAME) and _REPO_URL_RE.search(sentence):
@@ -407,6 +419,7 @@ _FRAGMENT_PATH_RE = re.compile(r"(?:^|/)(?:changes|changelog\.d|changelog|newsfr
 # ``:doc:``, ``:std:doc:``, MyST's ``{doc}``; not intersphinx's ``:external+dask:doc:``, another project's page
 _ROLE_TARGET_RE = re.compile(r"(?<![\w+:-])(?::(?!external[+:])(?:[\w-]+:)?doc:|\{doc\})`([^`]+)`")
 _PAGE_SUFFIXES = (".rst", ".md", ".txt", ".ipynb", ".rest", ".markdown")
+_TEMPLATE_SUFFIXES = (".jinja2", ".jinja", ".j2", ".in", ".tmpl", ".template", ".mako")
 
 
 class DocPages:
@@ -420,6 +433,8 @@ class DocPages:
         self.tracked = set(tracked)
         self.deleted = deleted
         self.conf_dirs = {posixpath.dirname(p) for p in tracked if posixpath.basename(p) == "conf.py"}
+        # xonsh's ``docs/envvars.rst.jinja2``: the page ``envvars.rst`` is written by the docs' build
+        self.generated = {p.rsplit(".", 1)[0] for p in tracked if p.endswith(_TEMPLATE_SUFFIXES)}
 
     def link_claims(self, rel: str, lines: list[str], claimed: set) -> list:
         """A claim for each line (without one yet) whose cross-reference names a deleted page: the
@@ -435,7 +450,7 @@ class DocPages:
         found = []
         for target in _ROLE_TARGET_RE.findall(text):
             page = self._page(rel, target)
-            if page is None or any(page + suffix in self.tracked for suffix in ("", *_PAGE_SUFFIXES)):
+            if page is None or any(page + suffix in self.tracked or page + suffix in self.generated for suffix in ("", *_PAGE_SUFFIXES)):
                 continue
             gone = [page + suffix for suffix in _PAGE_SUFFIXES if page + suffix in self.deleted]
             if gone:

@@ -1111,3 +1111,150 @@ def test_a_marker_naming_a_feature_the_docs_describe_is_that_feature(project):
     project.write("src/pkg/ugly.py", "def run():\n    # an ugly hack: the registry is global\n    return 1\n")
     project.commit("Add code and docs")
     assert sorted(o.path for o in scan_oddities(project.root)) == ["src/pkg/tar.py", "src/pkg/ugly.py"]
+
+
+def test_a_test_module_named_the_scons_way_paces_its_steps(project):
+    """Issue 20 round 11 (SCons): the sleeps of ``SCons/Node/FSTests.py``, ``SCons/Taskmaster/JobTests.py``
+    and ``testing/framework/TestCmdTests.py`` (a new mtime, a simulated task, the test of ``sleep``
+    itself) were asked as if product code's; all labeled noise. The same sleep in a product module
+    named like a word ending in "tests" (``contests.py``) is still asked."""
+    sleeper = "import time\ndef step():\n    time.sleep(2)\n"
+    for rel in ("SCons/Node/FSTests.py", "SCons/Taskmaster/JobTests.py", "testing/framework/TestCmdTests.py",
+                "tests/basics/ParameterErrorsTest.py", "src/app/contests.py"):
+        project.write(rel, sleeper)
+    project.commit("Add sleeps")
+    assert [(o.path, o.line) for o in scan_oddities(project.root)] == [("src/app/contests.py", 3)]
+
+
+def test_the_same_workaround_again_in_one_file_is_one_question(project):
+    """Issue 20 round 11 (yt-dlp, SCons, kinto): "due to `multi_video` workaround" and "we need a
+    `multi_video` workaround" 17 lines apart, "As a hack, just skip." under two reasons a package cannot
+    be built, "HACK: undo status code change from rebuild_method" in the method after the hack of
+    ``rebuild_method``, and the same ``time.sleep(0.001)`` between three writes of one test were labeled
+    duplicates (noise). Two hacks of one function, a marker naming a function with no question, and the
+    same sleep far apart stay questions."""
+    project.write("src/pkg/bili.py", "\n".join([
+        "def formats(info):",
+        "    # Flv and mp4 are incompatible due to `multi_video` workaround, so drop one",  # 2
+        "    drop_flv(info)",
+        *["    step()"] * 14,
+        "    # Binary concatenation corrupts their timestamps, so we need a `multi_video` workaround",  # 18: same workaround
+        "    return split(info)",
+        "",
+    ]))
+    project.write("src/pkg/package.py", "\n".join([
+        "def build(env):",
+        "    # bsdtar on Windows cannot write bzip2, so a test using it will fail. As a hack, just skip.",  # 2
+        "    skip_bz2(env)",
+        *["    step()"] * 12,
+        "    # xz compression is missing too, so a test using it will fail. As a hack, just skip.",  # 16: same hack
+        "    skip_xz(env)",
+        "",
+    ]))
+    project.write("src/pkg/redirects.py", "\n".join([
+        "class Session:",
+        "    def rebuild_method(self, request, response):",
+        "        # HACK: requests removes headers/body on redirect unless code was a 307/308.",  # 3
+        "        response.status_code = 308",
+        "",
+        "    def rebuild_auth(self, request, response):",
+        "        # HACK: undo status code change from rebuild_method, if applicable.",  # 7: the other half of line 3
+        "        response.status_code = response.real",
+        "",
+    ]))
+    project.write("src/pkg/repl.py", "\n".join([
+        "def attach(stdin):",
+        "    # others are picky about their streams, so here's a hack to keep them happy",  # 2
+        "    stdin.encoding = 'utf-8'",
+        "    # hack to make closing stdin a nop",  # 4: another hack of the same function
+        "    stdin.close = lambda: None",
+        "",
+    ]))
+    project.write("src/pkg/loader.py", "\n".join([
+        "def rebuild_paths(paths):",
+        "    return sorted(paths)",
+        "",
+        "def load(paths):",
+        "    # HACK: the loader must not see rebuild_paths' output twice",  # 5: names a function with no question
+        "    return set(paths)",
+        "",
+    ]))
+    project.write("src/pkg/store.py", "\n".join([
+        "import time",
+        "def write_three(store):",
+        "    store.create('a')",
+        "    time.sleep(0.001)",  # 4
+        "    store.create('b')",
+        "    time.sleep(0.001)",  # 6: the same pause again
+        "    store.create('c')",
+        *["    step()"] * 10,
+        "    time.sleep(0.001)",  # 18: far below: its own question
+        "",
+    ]))
+    project.commit("Add workarounds")
+    assert sorted((o.path, o.line, tuple(o.copies)) for o in scan_oddities(project.root)) == [
+        ("src/pkg/bili.py", 2, ("src/pkg/bili.py:18",)), ("src/pkg/loader.py", 5, ()), ("src/pkg/package.py", 2, ("src/pkg/package.py:16",)),
+        ("src/pkg/redirects.py", 3, ("src/pkg/redirects.py:7",)), ("src/pkg/repl.py", 2, ()), ("src/pkg/repl.py", 4, ()), ("src/pkg/store.py", 4, ("src/pkg/store.py:6",)), ("src/pkg/store.py", 18, ())]
+
+
+def test_code_taken_from_another_project_and_a_workaround_if_ever_needed_ask_nothing(project):
+    """Issue 20 round 11 (SCons, Nuitka): "test code taken from autoconf: this is a pretty clever hack" is
+    autoconf's trick, and "if we ever find we need them, we need to workaround that" a workaround the code
+    does not have; both labeled noise. "taken from the docs:" and a workaround the code has stay asked."""
+    project.write("src/pkg/conftest_checks.py", "\n".join([
+        "def check_sizeof(context):",
+        "    # test code taken from autoconf: this is a pretty clever hack to find the size of a type",  # 2
+        "    return compile_check(context)",
+        "def literal(text):",
+        "    # Sets are not supported; if we ever find we need them, we need to workaround that",  # 5
+        "    return parse(text)",
+        "def other(text):",
+        "    # code taken from the docs: a hack to parse set literals on old Pythons",  # 8: still ours
+        "    return parse(text)",
+        "",
+    ]))
+    project.commit("Add checks")
+    assert [(o.path, o.line) for o in scan_oddities(project.root)] == [("src/pkg/conftest_checks.py", 8)]
+
+
+def test_a_do_not_marker_that_labels_a_setting_goes_on_a_sentence_or_names_a_test_step_narrates(project):
+    """Issue 20 round 11 (Nuitka, xonsh, aws-cli, kinto): "Unstripped mode: Do not remove debug symbols." over
+    ``unstripped_mode = ...``, "Do not remove parameter variables of ours." over the assert that checks
+    it, "... an alias-macro line — comments / don't change either decision.", "... which means / don't
+    change the existing values." and, in a test, "Do not change the timestamp." over the update under
+    test were labeled noise. "Don't remove this line." (idna) and a test's "Don't remove this line!" are
+    warnings, and stay questions."""
+    project.write("src/pkg/settings.py", "\n".join([
+        "def options(args):",
+        "    # Unstripped mode: Do not remove debug symbols.",  # 2
+        "    unstripped_mode = flag(args, 'unstripped_mode')",
+        "    # Decide whether this statement is a subprocess command and/or an alias-macro line — comments",
+        "    # don't change either decision.",  # 5
+        "    return unstripped_mode",
+        "def remove_closure_variable(self, variable):",
+        "    # Do not remove parameter variables of ours.",  # 8
+        "    assert not variable.isParameterVariable() or variable.getOwner() is not self",
+        "    self.scope.unregister(variable)",
+        "",
+    ]))
+    project.write("src/pkg/driver.py", "\n".join([
+        "import encodings.idna",
+        "# Don't remove this line.  The idna encoding is used by getaddrinfo with unicode hostnames.",  # 2: a warning
+        "HISTORY = recorder()",
+        "",
+    ]))
+    project.write("tests/test_storage.py", "\n".join([
+        "def test_update_keeps_timestamp(storage):",
+        "    stored = storage.create({'a': 1})",
+        "    # Do not change the timestamp.",  # 3
+        "    storage.update(stored)",
+        "def test_prompt(prompter):",
+        "    # If a user hits enter, this will result in a None value which means",
+        "    # don't change the existing values.",  # 7
+        "    prompter.answer(None)",
+        "def test_locals(obj):",
+        "    locals()[42] = 99  # Don't remove this line!",  # 10: a warning
+        "",
+    ]))
+    project.commit("Add markers")
+    assert sorted((o.path, o.line) for o in scan_oddities(project.root)) == [("src/pkg/driver.py", 2), ("tests/test_storage.py", 10)]

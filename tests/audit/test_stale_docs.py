@@ -459,3 +459,46 @@ def test_the_local_branch_and_a_repositorys_branch_are_the_readers(project):
         "The ``git push`` command pushes the local ``gh-pages`` branch to GitHub.", "",
         "The ``gh-pages`` branch holds the built docs of this project.", "",  # 10: stale
     ]) == ["docs/tips.rst:10"]
+
+
+def test_a_pull_request_template_is_a_form_not_a_plan(project):
+    """Issue 20 round 11 (zarr): the boxes of ``.github/PULL_REQUEST_TEMPLATE.md`` ("[ ] GitHub Actions have
+    all passed", "[ ] Changes documented as a new file in `changes/`") came back "landed" by commits whose
+    subjects share their words; both labeled noise. The same box in the project's plan is still stale."""
+    project.write("ci.py", "print('ci')\n")
+    project.commit("GitHub Actions: all jobs have passed on the CI workflow")
+    box = "- [ ] GitHub Actions workflow jobs have all passed"
+    assert _asked(project, ".github/PULL_REQUEST_TEMPLATE.md", ["## Summary", "", "[Describe the change.]", "", "## TODO", "", box, ""]) == []
+    assert _asked(project, ".github/ISSUE_TEMPLATE/bug_report.md", ["## Next steps", "", box, ""]) == []
+    assert _asked(project, "docs/plan.md", ["# Plan", "", "## Next steps", "", box, ""]) == ["docs/plan.md:5"]
+
+
+def test_the_readers_own_branch_names_a_merge_to_come_and_a_removal_step_are_no_claims(project):
+    """Issue 20 round 11 (scikit-image): "pushes the ``my-new-feature`` branch" (a name the reader makes
+    up), "``src/_skimage2`` will be merged into ``src/skimage2``" (a merge to come) and "git rm
+    doc/source/release_notes/release_dev.rst" (the release step deleting a file each release writes) were
+    labeled noise. A deleted file the doc points at and a branch it says exists stay stale."""
+    _deleted(project, "doc/release_notes/release_dev.rst", "tools/cut.py")
+    assert _asked(project, "RELEASE.txt", [
+        "Release", "=======", "",
+        "This pushes the ``my-new-feature`` branch in this repository to the ``main`` branch.", "",
+        "Once the API is stable, ``src/_pkg2`` will be merged into ``src/pkg2``.", "",
+        "- git rm doc/release_notes/release_dev.rst", "",
+        "Run ``tools/cut.py`` to cut the release.", "",  # 10: deleted: stale
+        "The fixes land in the ``maintenance-1.x`` branch first.", "",  # 12: no such branch: stale
+    ]) == ["RELEASE.txt:10", "RELEASE.txt:12"]
+
+
+def test_a_page_the_docs_build_writes_from_a_template_is_there(project):
+    """Issue 20 round 11 (xonsh): ``:doc:`envvars``` points at ``docs/envvars.rst``, which the docs' build
+    writes from ``docs/envvars.rst.jinja2`` (the page was once committed, then generated): three "see also"
+    lines labeled noise. A link to a deleted page with no template is still stale."""
+    _deleted(project, "docs/envvars.rst", "docs/old.rst")
+    project.write("docs/envvars.rst.jinja2", "{{ variables }}\n")
+    project.write("docs/conf.py", "project = 'x'\n")
+    project.commit("Generate the envvars page")
+    assert _asked(project, "docs/env.rst", [
+        "Environment", "===========", "",
+        "* :doc:`envvars` -- full list of environment variables", "",
+        "* :doc:`old` -- the old page", "",  # 6: deleted, not generated: stale
+    ]) == ["docs/env.rst:6"]
