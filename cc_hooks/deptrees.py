@@ -25,7 +25,8 @@ A directory is a dependency tree when
   copied in with its license (PyInstaller's ``bootloader/zlib``). A workspace member has its manifest
   beside its license, and is the project's own; so are docs and examples under their own license;
 - among the ``listed`` paths, it is a vendoring directory or an ``extern`` one holding a README (astropy's
-  ``astropy/extern``: "third-party Python packages/modules"), which says what was copied in, or a
+  ``astropy/extern``: "third-party Python packages/modules"), which says what was copied in, or a folder
+  of a vendoring directory holding its README (OctoPrint's ``vendor/sockjs``: the project copied in), or a
   vendoring script (joblib's ``externals/vendor_loky.sh``), which copies it in; or it is named
   ``_vendor``, ``vendored`` or ``_vendored`` (botocore's ``vendored``: six and requests), whatever it holds;
 - among the ``listed`` paths, it sits in a ``deps`` or vendoring directory and holds its own build
@@ -118,6 +119,8 @@ class DependencyTrees:
                 self._known[directory] = True  # gevent's deps/c-ares (configure.ac): upstream's code
             if name.upper().startswith(("README", "VENDOR")) and folder.lower() in EXTERN_NAMES:
                 self._known[directory] = True  # astropy's extern/README.rst; joblib's externals/vendor_loky.sh
+            elif name.upper().startswith("README") and parent.rsplit("/", 1)[-1].lower() in VENDOR_NAMES:
+                self._known[directory] = True  # OctoPrint's vendor/sockjs/README.txt: the project copied into vendor/
         for directory in licensed - manifested:
             if self._copied_in(directory):
                 self._known[directory] = True

@@ -246,3 +246,14 @@ def test_a_folder_named_by_a_project_and_its_release_is_that_release_unpacked(tm
     assert [p for p in listed if trees.contains(p)] == ["nuitka/build/inline_copy/lib/scons-2.3.2/SCons/Conftest.py",
                                                         "nuitka/build/inline_copy/lib/scons-4.10.1/SCons/Tool/cc.py",
                                                         "vendor-libs/jinja2-2.11.3rc1/jinja2/lexer.py"]
+
+
+def test_a_project_copied_into_a_vendor_folder_with_its_readme_is_upstreams(tmp_path):
+    """Issue 20 round 12 (OctoPrint): ``src/octoprint/vendor/sockjs/`` holds sockjs-tornado with its
+    README.txt; its hacks were asked and labeled noise. A ``vendor/`` folder of the project's own code
+    without such a README (chalice's) stays the project's."""
+    listed = ["src/octoprint/vendor/sockjs/README.txt", "src/octoprint/vendor/sockjs/tornado/static.py",
+              "chalice/vendor/app.py", "chalice/vendor/lib/helpers.py"]
+    trees = DependencyTrees(tmp_path, listed)
+    assert [p for p in listed if trees.contains(p)] == ["src/octoprint/vendor/sockjs/README.txt",
+                                                        "src/octoprint/vendor/sockjs/tornado/static.py"]

@@ -26,9 +26,10 @@ from cc_hooks.audit.result import Question
 # (files deleted since, commits of that time); HEAD does not contradict them.
 HISTORY_DOCS = re.compile(
     r"(?:^|/)(?:[\w.]+[-_])?(?:CHANGELOG|CHANGES|HISTORY|NEWS|RELEASE[-_ ]?NOTES?|whats-?new|github[-_]stats)[^/]*$|"
-    r"(?:^|/)(?:changelogs?|changes|history|news|releases?|release[-_]?notes|whats-?new|proposals|peps|seps|neps|rfcs|adrs?)/|"
+    r"(?:^|/)\.?(?:changelogs?|changes|history|news|releases?|release[-_]?notes|whats-?new|proposals|peps|seps|neps|rfcs|adrs?)/|"  # changie's ``.changes/``
     r"(?:^|/)docs?/(?:.+/)?(?:deprecated|archived?|legacy)/|"  # the archived pages of a removed feature (setuptools' distutils docs)
-    r"(?:^|/)(?:[a-z]?ep|rfc|adr)[-_]?\d+[^/]*$",
+    r"(?:^|/)(?:[a-z]?ep|rfc|adr)[-_]?\d+[^/]*$|"
+    r"(?:^|/)(?:19|20)\d\d-[01]\d(?:-[0-3]\d)?[-_][^/]*\.(?:md|markdown|rst|txt)$",  # a post of its date: ``roadmap/2024-12-play-on.md``
     re.IGNORECASE,
 )
 
@@ -55,7 +56,7 @@ _NUMBER = r"\d+(?:\.\d+)?"
 _SLEEP_RE = re.compile(rf"\bsleep\s*\(\s*{_NUMBER}(?:\s+if\s+[^()]+?\s+else\s+{_NUMBER})?\s*\)")
 # ``t/`` at the top: the test tree of Perl's, git's and celery's conventions; ``integration/`` at the top: invoke's;
 # ``FSTests.py``, ``msvsTests.py``, ``ParameterErrorsTest.py``: SCons' and Java's way of naming a test module
-_TEST_PATH_RE = re.compile(r"(?:^|/)(?:tests?|spec|__tests__)/|^t/|^(?:integration|e2e)(?:[-_]tests?)?/|(?:^|/)test_[^/]*$|_test\.[^/]+$|\.(?:test|spec)\.[^/]+$"
+_TEST_PATH_RE = re.compile(r"(?:^|/)(?:[\w-]+[ _-])?(?:tests?|spec|__tests__)/|^t/|^(?:integration|e2e)(?:[-_]tests?)?/|(?:^|/)test_[^/]*$|_test\.[^/]+$|\.(?:test|spec)\.[^/]+$"
                            r"|(?:^|/|[A-Za-z0-9])Tests?\.[^/.]+$")
 
 
@@ -212,10 +213,10 @@ def coldstart_questions(view: Path, rel: str) -> list[Question]:
 
 MAX_SCANNED = 400  # oddities found before ranking; the questions keep the best ``limit``
 PER_FILE = 2  # of each kind: a file with many sleeps or hacks is two questions, not twenty
-_DEMO_PATH_RE = re.compile(r"(?:^|/)(?:examples?|demos?|samples?|docs?|docs_src|doctests?|benchmarks?)/"
+_DEMO_PATH_RE = re.compile(r"(?:^|/)(?:(?:examples?|demos?|samples?)(?:[-_][\w-]+)?|docs?|docs_src|doctests?|benchmarks?)/"  # django-silk's ``example_app/``
                            # test data: a formatter's cases, fixtures, snapshots (their comments are the input, not notes)
                            r"|(?:^|/)(?:tests?|testing)/(?:.+/)?(?:data|fixtures?|cases|resources|snapshots|roots|examplefiles|samples?)/"
-                           r"|(?:^|/)(?:fixtures?|testdata|test_data|__snapshots__)/", re.IGNORECASE)  # CPython's ``Doc/includes``
+                           r"|(?:^|/)(?:fixtures?|testdata|test_data|__snapshots__|test[ _-]cases)/", re.IGNORECASE)  # meson's ``test cases/``  # CPython's ``Doc/includes``
 
 
 def scan_oddities(view: Path, timeout: float = 30.0, limit: int = MAX_ODDITIES) -> list[Oddity]:
@@ -957,6 +958,8 @@ def _sleep_oddity(rel: str, number: int, line: str, lines: list[str], polling: b
     the delay (a poll interval, an idle back-off), the loop it paces (``polling``: a ``while`` or a
     retry ``for`` that breaks), or a grace period after signalling a process that nothing has
     waited for yet. A comment that calls it a workaround for a bug keeps it."""
+    if any(_USERS_PAUSE_RE.search(text) for text in _above_in_function(lines, number, 3)):
+        return None  # "Think about it for 5 seconds, I'll wait (press Ctrl+C to abort)": the user's time to stop it
     comment = _trailing_comment(line)
     explained = comment if _word_count(comment) >= 3 else _comment_block(lines, number) or _sleep_comment_above(lines, number)
     if explained and not _WORKAROUND_WORDS_RE.search(explained):
@@ -964,6 +967,10 @@ def _sleep_oddity(rel: str, number: int, line: str, lines: list[str], polling: b
     if not explained and (polling or _grace_period(lines, number)):
         return None
     return Oddity(rel, number, "sleep with a literal", line.strip(), explained)
+
+
+# A message the sleep gives its reader time to act on
+_USERS_PAUSE_RE = re.compile(r"\b(?:press(?:ing)?\s+)?(?:ctrl\s*[-+]?\s*c|\^c)\b|\bI'?ll\s+wait\b", re.IGNORECASE)
 
 
 def _above_in_function(lines: list[str], number: int, limit: int) -> list[str]:

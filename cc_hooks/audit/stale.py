@@ -77,16 +77,23 @@ def stale_claims(view: View, config, deadline, max_docs: int = MAX_DOCS) -> list
     claims += _without_product_file_names(view.path, doc_claims, deadline.timeout())
     if claims:
         verify_claims(view.root, claims, config, deadline, state_date=state_date)
-    graded, asked = [], {}
+    graded, asked, gone_folders = [], {}, {}
     for claim in claims:
         if claim.verdict != CONTRADICTED or (claim.source != declaration.locator and _foreign_revisions_only(claim)):
             continue
         # a doc citing the same missing file again in one passage ("the apt packages of .travis.yml ...
         # installed by .travis.yml") is one question; in another section of it, another
-        against = (claim.source, tuple(sorted(c.evidence for c in claim.checks if c.verdict == CONTRADICTED)))
+        evidence = [c.evidence for c in claim.checks if c.verdict == CONTRADICTED]
+        against = (claim.source, tuple(sorted(evidence)))
         first = asked.get(against)
         if first is not None and 0 <= (claim.line or 0) - first <= SAME_PASSAGE:
             continue
+        # a doc whose every missing file here sits in a folder one of its questions already named
+        # (dbt's API-CONTRACTS.md: nine sentences on ``src/handlers/*.rs``, all gone with the folder): that question
+        folders = _missing_folders(evidence)
+        if folders and folders <= gone_folders.get(claim.source, set()):
+            continue
+        gone_folders.setdefault(claim.source, set()).update(folders)
         asked[against] = claim.line or 0
         question = Question(f"stale:{claim.location}", f"Is \"{claim.text}\" ({claim.location}) still true?", STALE,
                             claim.location)
@@ -96,6 +103,16 @@ def stale_claims(view: View, config, deadline, max_docs: int = MAX_DOCS) -> list
 
 
 SAME_PASSAGE = 10  # lines: a claim repeating one this close is the same question
+_MISSING_RE = re.compile(r"^(\S+) does not exist at HEAD\b")
+
+
+def _missing_folders(evidence: list[str]) -> set[str]:
+    """The folders of the missing files a claim's contradicting evidence names, when that is all it says."""
+    missing = [_MISSING_RE.match(text) for text in evidence]
+    if not missing or not all(missing):
+        return set()
+    folders = {posixpath.dirname(m.group(1).rstrip("/")) for m in missing}
+    return set() if "" in folders else folders
 
 
 def _is_data(text: str) -> bool:

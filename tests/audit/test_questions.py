@@ -1258,3 +1258,27 @@ def test_a_do_not_marker_that_labels_a_setting_goes_on_a_sentence_or_names_a_tes
     ]))
     project.commit("Add markers")
     assert sorted((o.path, o.line) for o in scan_oddities(project.root)) == [("src/pkg/driver.py", 2), ("tests/test_storage.py", 10)]
+
+
+def test_test_folders_with_a_space_test_cases_an_example_app_and_a_pause_for_ctrl_c_ask_nothing(project):
+    """Issue 20 round 12 (meson, django-silk, nikola): the sleeps and ``#[ignore]`` of meson's
+    ``test cases/`` (projects its suite builds) and ``manual tests/``, a sleep in ``project/example_app/``,
+    and "(press Ctrl+C to abort)" before ``time.sleep(5)`` were labeled noise. The same sleep in
+    product code and an ``#[ignore]`` of the project's own tests stay questions."""
+    sleeper = "import time\ndef step():\n    time.sleep(2)\n"
+    project.write("test cases/wasm/2 threads/threads.py", sleeper)
+    project.write("test cases/rust/9 unit tests/test.rs", "#[test]\n#[ignore]\nfn skipped() {}\n")
+    project.write("manual tests/8 timeout/sleepprog.py", sleeper)
+    project.write("project/example_app/views.py", sleeper)
+    project.write("src/pkg/deploy.py", "\n".join([
+        "import time",
+        "def deploy(log):",
+        "    log.warning('Think about it for 5 seconds, I will wait (press Ctrl+C to abort)')",
+        "    time.sleep(5)",  # 4: the user's time to stop it
+        "def push():",
+        "    time.sleep(2)",  # 6: a question
+        "",
+    ]))
+    project.write("crates/core/tests/decimals.rs", "#[test]\n#[ignore] // needs investigation\nfn decimals() {}\n")
+    project.commit("Add sleeps")
+    assert sorted((o.path, o.line) for o in scan_oddities(project.root)) == [("crates/core/tests/decimals.rs", 2), ("src/pkg/deploy.py", 6)]

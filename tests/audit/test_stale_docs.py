@@ -502,3 +502,23 @@ def test_a_page_the_docs_build_writes_from_a_template_is_there(project):
         "* :doc:`envvars` -- full list of environment variables", "",
         "* :doc:`old` -- the old page", "",  # 6: deleted, not generated: stale
     ]) == ["docs/env.rst:6"]
+
+
+def test_a_docs_missing_files_of_one_folder_and_dated_posts_and_changie_entries(project):
+    """Issue 20 round 12 (dbt): nine sentences of ``API-CONTRACTS.md`` on ``src/handlers/*.rs``, gone with
+    the folder, were nine questions (eight labeled duplicates); ``.changes/2.0.0-alpha.5.md`` (changie's
+    changelog) and ``docs/roadmap/2024-12-play-on.md`` (a post of its date) were read as current. A
+    missing file of another folder in that doc is still its own question."""
+    _deleted(project, "src/handlers/json.rs", "src/handlers/pagination.rs", "src/handlers/sources.rs", "web/src/api.ts")
+    filler = ["Text."] * 12
+    assert _asked(project, "API-CONTRACTS.md", [
+        "# API", "", "The JSON helpers live in `src/handlers/json.rs`.", *filler,  # 3: a question
+        "Implementation lives in `src/handlers/pagination.rs`.", *filler,  # 16: the same folder
+        "`src/handlers/sources.rs` is the authoritative reference.", *filler,  # 29: the same folder
+        "The client is `web/src/api.ts`.", "",  # 42: another folder: a question
+    ]) == ["API-CONTRACTS.md:3", "API-CONTRACTS.md:42"]
+    _deleted(project, "core/dbt/parse.py")
+    for rel in (".changes/2.0.0-alpha.5.md", "docs/roadmap/2024-12-play-on.md"):
+        project.write(rel, "Parse-time config now matches `core/dbt/parse.py`.\n")
+    project.commit("Add a change entry and a post")
+    assert _stale(project) == ["API-CONTRACTS.md:3", "API-CONTRACTS.md:42"]
