@@ -13,7 +13,7 @@ BENCH = Path(__file__).resolve().parents[1] / "bench"
 sys.path.insert(0, str(BENCH))
 
 TRIAGE_SETS = sorted((BENCH / "triage_sets").glob("*.tsv"))
-AUDIT_SETS = sorted((BENCH / "audit_sets").glob("*.tsv"))
+AUDIT_SETS = sorted((BENCH / "audit_sets").glob("*.tsv")) + sorted((BENCH / "audit_sets" / "agreement").glob("*.tsv"))
 
 
 @pytest.mark.parametrize("path", TRIAGE_SETS, ids=lambda p: p.stem)
@@ -34,3 +34,26 @@ def test_every_audit_label_is_meaningful_or_noise_with_a_reason(path):
     for row in rows:
         assert row[2] in ("meaningful", "noise") and row[3].strip(), row[:3]
         assert re.fullmatch(r"(stale:)?[^\t:]+:\d+", row[1]), row[1]
+
+
+def test_label_agreement_counts_alike_labels_and_corrects_for_chance(tmp_path, capsys):
+    """Agreement on 2 of 4 questions when each labeler calls half of them meaningful is chance
+    (kappa 0); on 3 of 4, with shares of 1/2 and 3/4, kappa is 0.5. A question only one labeled is
+    left out, and two files with no question in common are an error."""
+    from label_agreement import agreement, main, read_labels
+
+    def labels(name, rows):
+        path = tmp_path / name
+        path.write_text("# a header\n" + "".join(f"p\ta:{n}\t{label}\twhy\tno\n" for n, label in rows))
+        return path
+
+    first = labels("first.tsv", [(1, "meaningful"), (2, "meaningful"), (3, "noise"), (4, "noise"), (5, "noise")])
+    chance = labels("chance.tsv", [(1, "meaningful"), (2, "noise"), (3, "meaningful"), (4, "noise")])
+    better = labels("better.tsv", [(1, "meaningful"), (2, "meaningful"), (3, "meaningful"), (4, "noise")])
+    both, alike, kappa = agreement(read_labels(first), read_labels(chance))
+    assert (both, alike, kappa) == (4, 2, pytest.approx(0.0))
+    both, alike, kappa = agreement(read_labels(first), read_labels(better))
+    assert (both, alike, kappa) == (4, 3, pytest.approx(0.5))
+    assert main([str(first), str(better)]) == 0
+    assert "alike 3 = 75.0%; Cohen's kappa 0.50" in capsys.readouterr().out
+    assert main([str(first), str(labels("other.tsv", [(9, "noise")]))]) == 1
