@@ -216,7 +216,7 @@ PER_FILE = 2  # of each kind: a file with many sleeps or hacks is two questions,
 _DEMO_PATH_RE = re.compile(r"(?:^|/)(?:(?:examples?|demos?|samples?)(?:[-_][\w-]+)?|docs?|docs_src|doctests?|benchmarks?)/"  # django-silk's ``example_app/``
                            # test data: a formatter's cases, fixtures, snapshots (their comments are the input, not notes)
                            r"|(?:^|/)(?:tests?|testing)/(?:.+/)?(?:data|fixtures?|cases|resources|snapshots|roots|examplefiles|samples?)/"
-                           r"|(?:^|/)(?:fixtures?|testdata|test_data|__snapshots__|test[ _-]cases)/", re.IGNORECASE)  # meson's ``test cases/``  # CPython's ``Doc/includes``
+                           r"|(?:^|/)(?:fixtures?|testdata|test_data|__snapshots__|test[ _-]cases)/", re.IGNORECASE)  # meson's ``test cases/``; CPython's ``Doc/includes``
 
 
 def scan_oddities(view: Path, timeout: float = 30.0, limit: int = MAX_ODDITIES) -> list[Oddity]:
