@@ -12,14 +12,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-def read_labels(path: Path) -> dict[tuple[str, str], str]:
-    labels = {}
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if line.strip() and not line.startswith("#"):
-            project, where, label = line.split("\t")[:3]
-            labels[project, where] = label
-    return labels
+from audit_precision import read_set  # noqa: E402
 
 
 def agreement(first: dict, second: dict) -> tuple[int, int, float]:
@@ -40,7 +35,7 @@ def main(argv=None) -> int:
     if len(args) != 2:
         print("usage: label_agreement.py FIRST.tsv SECOND.tsv", file=sys.stderr)
         return 2
-    first, second = (read_labels(Path(a)) for a in args)
+    first, second = (read_set(Path(a)) for a in args)
     both, alike, kappa = agreement(first, second)
     if not both:
         print("no question is labeled in both files", file=sys.stderr)

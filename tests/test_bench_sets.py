@@ -40,7 +40,8 @@ def test_label_agreement_counts_alike_labels_and_corrects_for_chance(tmp_path, c
     """Agreement on 2 of 4 questions when each labeler calls half of them meaningful is chance
     (kappa 0); on 3 of 4, with shares of 1/2 and 3/4, kappa is 0.5. A question only one labeled is
     left out, and two files with no question in common are an error."""
-    from label_agreement import agreement, main, read_labels
+    from audit_precision import read_set as read_labels
+    from label_agreement import agreement, main
 
     def labels(name, rows):
         path = tmp_path / name

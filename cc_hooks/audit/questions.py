@@ -243,8 +243,9 @@ def scan_oddities(view: Path, timeout: float = 30.0, limit: int = MAX_ODDITIES) 
             oddity = _oddity(rel, number, line, lines, test, regions)
             if oddity is None or _same_comment_block(found, oddity, lines):
                 continue
-            if _repeated_nearby(found, oddity) or _explained_by_previous(found, oddity) or _names_previous_function(found, oddity, lines):
-                found[-1].copies.append(f"{oddity.path}:{oddity.line}")
+            previous = found[-1] if found and found[-1].path == oddity.path else None
+            if previous is not None and _same_as_previous(previous, oddity, lines):
+                previous.copies.append(f"{oddity.path}:{oddity.line}")
                 continue
             keys = _copy_keys(oddity, lines)
             original = next((copies[key] for key in keys if key in copies), None) or _applied(found, oddity) or oddity
@@ -460,12 +461,16 @@ def _same_comment_block(found: list[Oddity], oddity: Oddity, lines: list[str]) -
 REPEATED_WITHIN = 8  # lines: the same short note again this close is the same oddity
 
 
-def _explained_by_previous(found: list[Oddity], oddity: Oddity) -> bool:
+def _same_as_previous(before: Oddity, oddity: Oddity, lines: list[str]) -> bool:
+    """Whether ``oddity`` is the question ``before``, the one asked just above it in its file (``lines``)."""
+    return _repeated_nearby(before, oddity) or _explained_by_previous(before, oddity) or _names_previous_function(before, oddity, lines)
+
+
+def _explained_by_previous(before: Oddity, oddity: Oddity) -> bool:
     """A sleep whose explanation is the workaround comment just asked about a few lines up ("# Workaround
     for file not found error: We wait until tempfile is written" over the loop that waits), or a
     marker pointing back at one asked above ("Gross hack: ... See giant comment above."): that question's."""
-    before = found[-1] if found else None
-    if before is None or before.path != oddity.path or not before.what.endswith("comment"):
+    if not before.what.endswith("comment"):
         return False
     if oddity.what == "sleep with a literal":
         marker = _COMMENT_MARKER_RE.search(before.text)
@@ -476,12 +481,11 @@ def _explained_by_previous(found: list[Oddity], oddity: Oddity) -> bool:
     return oddity.what.endswith("comment") and _POINTS_ABOVE_RE.search(oddity.explained or oddity.text) is not None
 
 
-def _names_previous_function(found: list[Oddity], oddity: Oddity, lines: list[str]) -> bool:
+def _names_previous_function(before: Oddity, oddity: Oddity, lines: list[str]) -> bool:
     """A marker whose comment names the function holding the marker asked just above ("HACK: undo
     status code change from rebuild_method" under yt-dlp's hack in ``rebuild_method``): the other
     half of that workaround, one question."""
-    before = found[-1] if found else None
-    if before is None or before.path != oddity.path or not (before.what.endswith("comment") and oddity.what.endswith("comment")):
+    if not (before.what.endswith("comment") and oddity.what.endswith("comment")):
         return False
     holder = _enclosing_def(lines, before.line)
     if holder is None or holder == _enclosing_def(lines, oddity.line) or len(holder) < 4:
@@ -490,34 +494,29 @@ def _names_previous_function(found: list[Oddity], oddity: Oddity, lines: list[st
     return re.search(rf"(?<![\w.]){re.escape(holder)}(?!\w)", words) is not None
 
 
-_DEF_NAME_RE = re.compile(r"^\s*(?:async\s+)?def\s+(\w+)")
-
-
 def _enclosing_def(lines: list[str], number: int) -> Optional[str]:
     """The name of the nearest ``def`` at or above line ``number`` (1-based), or None."""
     for index in range(number - 1, -1, -1):
-        found = _DEF_NAME_RE.match(lines[index])
-        if found:
-            return found.group(1)
+        found = _DEF_RE.match(lines[index])
+        if found and found.group(1) == "def" and found.group(2):
+            return found.group(2)
     return None
 
 
 _POINTS_ABOVE_RE = re.compile(r"\bsee\s+(?:the\s+)?(?:\w+\s+)?(?:comments?\s+|note\s+)?above\b", re.IGNORECASE)
 
 
-def _repeated_nearby(found: list[Oddity], oddity: Oddity) -> bool:
+def _repeated_nearby(before: Oddity, oddity: Oddity) -> bool:
     """The previous marker's comment again a few lines below, on the sibling statement or branch
     (``descr = ... # hack`` then ``descr += ... # hack``), or the same sleep between the next two
     steps (kinto's ``time.sleep(0.001)`` between three writes): one question."""
-    if not found or found[-1].path != oddity.path or found[-1].what != oddity.what:
-        return False
-    if oddity.line - found[-1].line > REPEATED_WITHIN:
+    if before.what != oddity.what or oddity.line - before.line > REPEATED_WITHIN:
         return False
     if oddity.what == "sleep with a literal":
-        return " ".join(oddity.text.split()) == " ".join(found[-1].text.split())
+        return " ".join(oddity.text.split()) == " ".join(before.text.split())
     if not oddity.what.endswith("comment"):
         return False
-    mine, theirs = _COMMENT_MARKER_RE.search(oddity.text), _COMMENT_MARKER_RE.search(found[-1].text)
+    mine, theirs = _COMMENT_MARKER_RE.search(oddity.text), _COMMENT_MARKER_RE.search(before.text)
     return mine is not None and theirs is not None and " ".join(mine.group(0).lower().split()) == " ".join(theirs.group(0).lower().split())
 
 
@@ -950,7 +949,7 @@ _WORKAROUND_WORDS_RE = re.compile(
 _SLEEP_WORDS_RE = re.compile(r"\b(?:sleep|wait|delay|pause|idle|poll|cpu|throttl\w*|back\s*off|grace|responsive)", re.IGNORECASE)
 _SIGNAL_RE = re.compile(r"\.(?:send_signal|terminate|kill)\s*\(|\bos\.kill(?:pg)?\s*\(")
 _WAITED_RE = re.compile(r"\.(?:wait|join|communicate)\s*\(")
-_DEF_RE = re.compile(r"^\s*(?:async\s+)?(?:def|class)\s")
+_DEF_RE = re.compile(r"^\s*(?:async\s+)?(def|class)\s+(\w*)")  # (keyword, name)
 
 
 def _sleep_oddity(rel: str, number: int, line: str, lines: list[str], polling: bool = False) -> Optional[Oddity]:
