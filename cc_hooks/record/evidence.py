@@ -15,7 +15,8 @@ every commit is scored by what links it to the symptom's words:
 - the symptom's words in the subject and body, weighted by how rare each word is in
   this history (a word every commit uses says nothing);
 - the commit changed code: a merge, a release or changelog-only commit loses to the
-  commit whose diff is the fix;
+  commit whose diff is the fix; and of two commits linked alike, the smaller change (lines of code
+  and tests, ``--numstat``) is more likely the fix than a feature that rewrote the module;
 - the release the report says brought the bug ("since 3.5.0"): a commit new in it shipped with the
   bug and loses (``cc_hooks.record.releases``);
 - among the best, the symptom's words in the lines a commit changed (its test feeds the input the
@@ -24,7 +25,7 @@ every commit is scored by what links it to the symptom's words:
 Git processes: the history is the caller's index (``cc_hooks.record.history_index``, remembered);
 then one ``git log -G`` for the identifiers (and one ``diff-tree -U0`` of its hits to tell them
 apart), one ``git grep`` and one ``git log`` for the files defining them, one
-``diff-tree --stdin`` for the files of the best candidates, and one ``diff-tree -p`` for the lines
+``diff-tree --stdin --numstat`` for the files and sizes of the best candidates, and one ``diff-tree -p`` for the lines
 the best ``DIFF_CANDIDATES`` changed; when the report names a version, one ``for-each-ref``, one
 ``describe`` and one ``rev-list`` (``releases``).
 """
@@ -85,10 +86,13 @@ _DOCS_SUBJECT_RE = re.compile(r"^(docs?|chore|ci|style|test)(\(.*?\))?!?:", re.I
 # A changelog line naming the identifier is not a change to it.
 _NOT_CODE = [f":(exclude,glob,icase){g}" for g in ("**/*.md", "**/*.rst", "**/*.txt", "**/*.adoc", "**/CHANGES*", "**/HISTORY*",
                                                    "**/NEWS*", "**/CHANGELOG*", "docs/**", "doc/**")]
+# ``_NOT_CODE`` as one pattern over a path: what a diff's size leaves out
+_NOT_CODE_RE = re.compile(r"\.(md|rst|txt|adoc)$|(^|/)(CHANGES|HISTORY|NEWS|CHANGELOG)[^/]*$|^docs?/", re.I)
 CANDIDATES = 5  # shown
 DIFF_CANDIDATES = 20  # the best candidates whose changed lines are read
 MAX_DIFF_LINES = 2000  # of one candidate's changed lines, the words of the first are read
 STRONG = 10.0  # a candidate this strong is a prior cause; below it, a mention
+SMALL_DIFF = 10  # lines: a change this small loses little of its score for its size
 
 
 @dataclass(frozen=True)
@@ -117,6 +121,7 @@ class Weights:
     broad: float = -2.5  # more than 12 files
     only_tests: float = -4.0
     only_docs: float = -15.0
+    diff_size: float = -3.0  # per log(1 + lines / SMALL_DIFF) of code and tests changed: of two commits linked alike, the small one is the fix
     changed_lines: float = 10.0  # a small diff holding all of a phrasing's rarest words
     changed_lines_size: float = 37.5  # the diff size (lines) at which that is worth 1 / (1 + log 2)
 
@@ -533,21 +538,29 @@ def _score_shipped(root, candidates: list[Candidate], query: Query, timeout: flo
 
 def _score_files(root, candidates: list[Candidate], query: Query, timeout: float, record_files: set[str],
                  weights: Weights = WEIGHTS) -> None:
-    """Files of each candidate (one ``diff-tree --stdin``): a named path or module touched counts;
-    a commit that changed only documentation and changelogs is not the fix."""
+    """Files of each candidate (one ``diff-tree --stdin --numstat``): a named path or module touched counts;
+    a commit that changed only documentation and changelogs is not the fix; a large change loses to a
+    small one (``Weights.diff_size``)."""
     from cc_hooks.git import run_git
 
     if not candidates:
         return
-    out = run_git(root, "diff-tree", "--stdin", "-r", "--name-only", "--no-renames", "--root", "-m", "--first-parent",
+    out = run_git(root, "diff-tree", "--stdin", "-r", "--numstat", "--no-renames", "--root", "-m", "--first-parent",
                   input="\n".join(c.sha for c in candidates) + "\n", check=False, timeout=timeout)
     files: dict[str, list[str]] = {}
+    sizes: dict[str, int] = {}  # sha -> lines its code and tests added or removed (not docs, not binaries)
     current = None
     for line in out.splitlines():
         if re.fullmatch(r"[0-9a-f]{40}", line):
-            current = files.setdefault(line, [])
+            current = line
+            files.setdefault(current, [])
+            sizes.setdefault(current, 0)
         elif line and current is not None:
-            current.append(line)
+            added, _, rest = line.partition("\t")
+            removed, _, path = rest.partition("\t")
+            files[current].append(path)
+            if added.isdigit() and removed.isdigit() and not _NOT_CODE_RE.search(path):
+                sizes[current] += int(added) + int(removed)
     modules = {p.rsplit("/", 1)[-1].rsplit(".", 1)[0].lower() for p in query.paths}
     modules |= {part.lower() for i in query.identifiers for part in i.split(".")[:-1] if len(part) > 2}
     for candidate in candidates:
@@ -566,6 +579,8 @@ def _score_files(root, candidates: list[Candidate], query: Query, timeout: float
         if touched and weights.named_module and not any(r.startswith("touches") for r in candidate.reasons):
             candidate.score += weights.named_module
             candidate.reasons.append("touches " + ", ".join(touched[:3]))
+        if sizes.get(candidate.sha) and weights.diff_size:
+            candidate.score += weights.diff_size * math.log1p(sizes[candidate.sha] / SMALL_DIFF)
         if len(candidate.files) > 12:
             candidate.score += weights.broad
             candidate.reasons.append(f"a broad change ({len(candidate.files)} files)")

@@ -376,3 +376,21 @@ def test_a_fix_on_the_side_a_merge_simplifies_away_is_still_found(tmp_path: Path
     assert fix not in git(tmp_path, "log", "--format=%H", "--", ".").split()  # what git's simplification does
     found = [c.sha for c in rank(tmp_path, ['alembic init prints literal "{template_path}"'], history_index.load(tmp_path))]
     assert fix in found and rewrite in found, found
+
+
+def test_of_two_commits_the_evidence_links_alike_the_small_change_is_the_fix(tmp_path: Path, monkeypatch):
+    """Both subjects hold the report's words, and neither diff does: the commit that wrote sixty
+    helpers (older, so it would win the tie) is a feature; the one-line change is the fix. A
+    changelog's size does not count."""
+    root = _bare(tmp_path, {"headers.py": "def parse_header(value):\n    return value\n"})
+    _padding(root)
+    helpers = "".join(f"def part_{n}(value):\n    return value.split(';')[{n}]\n\n\n" for n in range(60))
+    monkeypatch.setenv("GIT_AUTHOR_DATE", "2001-01-01T00:00:00+00:00")  # the older of a tie ranks first
+    rewrite = commit(root, "parse_header: charset parameter", {"headers.py": f"def parse_header(value):\n    return value\n\n\n{helpers}"})
+    monkeypatch.delenv("GIT_AUTHOR_DATE")
+    _padding(root, 3, start=20)
+    notes = "".join(f"- entry {n}\n" for n in range(400))
+    fix = commit(root, "parse_header: charset parameter",
+                 {"headers.py": f"def parse_header(value):\n    return value\n\n\n{helpers.replace('[1]', '[1:]', 1)}", "CHANGES.md": notes})
+    ranked = [c.fixes[0].full_sha for c in triage(root, ["parse_header drops the charset parameter"]).prior]
+    assert ranked[:2] == [fix, rewrite], ranked
