@@ -101,3 +101,15 @@ def test_heads_changelogs_come_before_the_names_they_may_have_had(tmp_path):
     changelogs, _ = history_index._places(tmp_path, "HEAD", 30.0)
     assert {f":(literal){p}" for p in files} <= set(changelogs) and len(changelogs) <= history_index.MAX_PATHSPECS
     assert ":(literal)src/history.py" not in changelogs
+
+
+def test_a_changelog_folder_of_release_files_credits_no_issue_by_the_version(repo):
+    """Issue 20 (cookiecutter): ``CHANGELOG/1.6.0.md`` was read as towncrier's fragment of issue 1, so
+    every entry of every 1.x release was credited to each commit naming ``#1`` (a fork's pull request)."""
+    fork = commit_files(repo, "Merge pull request #1 from someone/branch", {"a.py": "x = 1\n"})
+    fix = commit_files(repo, "Close the template file (#40)", {"b.py": "y = 1\n"})
+    commit_files(repo, "Release 1.6.0", {"CHANGELOG/1.6.0.md": "## Changes\n\n- Windows paths in hooks are quoted (#40)\n- Zip archives keep their modes\n"
+                                              "- Colours\n- Tabs\n"})  # a release's many entries: credited to the numbers they name
+    index = history_index.load(repo)
+    assert index.noted("quot") == {index.position(fix)}
+    assert index.position(fork) not in index.noted("zip")
