@@ -99,7 +99,8 @@ SMALL_DIFF = 10  # lines: a change this small loses little of its score for its 
 class Weights:
     """What each kind of evidence adds to (or takes from) a candidate's score, in one place. The
     values are ``bench/triage_tune.py --search``'s on the 199 labeled symptoms of rounds 1-4
-    (DECISIONS.md), but the penalty of a docs-only commit: the fix is the commit that changed code."""
+    (DECISIONS.md), but the penalty of a docs-only commit (the fix is the commit that changed code) and
+    ``diff_size``, chosen on rounds 1-12 with every other weight kept (DECISIONS.md, 2026-12-04)."""
 
     issue: float = 40.0  # the message names an issue the symptom names
     changed_identifier: float = 6.0  # a diff changing a line with a named identifier (the rarest; less for common ones)
