@@ -455,7 +455,7 @@ def _attribute(root, identifiers: list[str], shas: list[str], timeout: float) ->
 
 def _changed_code(root, shas: list[str], timeout: float, merges: bool = False) -> dict[str, list[str]]:
     """sha -> the code and test lines it added or removed, docs and changelogs left out (one
-    ``diff-tree --stdin -U0``); ``merges``: a merge's lines are its whole branch's (``-m --first-parent``)."""
+    ``diff-tree --stdin -U0``); ``merges``: a merge's lines are its whole branch's (``-m``, the diff against its first parent)."""
     from cc_hooks.git import run_git_bytes
 
     if not shas:
@@ -466,8 +466,9 @@ def _changed_code(root, shas: list[str], timeout: float, merges: bool = False) -
     changed: dict[str, list[str]] = {}
     for record in proc.stdout.decode("utf-8", "replace").split("\x1e")[1:]:
         sha, _, patch = record.partition("\n")
-        changed.setdefault(sha.strip(), []).extend(
-            line[1:] for line in patch.split("\n") if line[:1] in "+-" and not line.startswith(("+++ ", "--- ")))
+        if sha.strip() in changed:  # a merge's diff against its second parent (diff-tree ignores --first-parent)
+            continue
+        changed[sha.strip()] = [line[1:] for line in patch.split("\n") if line[:1] in "+-" and not line.startswith(("+++ ", "--- "))]
     return changed
 
 
@@ -546,16 +547,17 @@ def _score_files(root, candidates: list[Candidate], query: Query, timeout: float
 
     if not candidates:
         return
-    out = run_git(root, "diff-tree", "--stdin", "-r", "--numstat", "--no-renames", "--root", "-m", "--first-parent",
+    # diff-tree ignores --first-parent: a merge's block against each parent follows the first one
+    out = run_git(root, "-c", "core.quotepath=false", "diff-tree", "--stdin", "-r", "--numstat", "--no-renames", "--root", "-m",
                   input="\n".join(c.sha for c in candidates) + "\n", check=False, timeout=timeout)
     files: dict[str, list[str]] = {}
     sizes: dict[str, int] = {}  # sha -> lines its code and tests added or removed (not docs, not binaries)
     current = None
     for line in out.splitlines():
         if re.fullmatch(r"[0-9a-f]{40}", line):
-            current = line
-            files.setdefault(current, [])
-            sizes.setdefault(current, 0)
+            current = None if line in files else line
+            files.setdefault(line, [])
+            sizes.setdefault(line, 0)
         elif line and current is not None:
             added, _, rest = line.partition("\t")
             removed, _, path = rest.partition("\t")

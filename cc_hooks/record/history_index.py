@@ -32,7 +32,7 @@ from typing import Optional
 _REC, _FIELD, _ITEM = "\x1e", "\x1f", "\x1d"
 _FORMAT = f"{_REC}%H{_FIELD}%aI{_FIELD}%P{_FIELD}%(trailers:key=Symptom,valueonly,unfold,separator=%x1d){_FIELD}%B"
 _TOKEN_RE = re.compile(r"#\d{1,7}\b|-{1,2}[A-Za-z][\w-]*|[A-Za-z_][\w.]*\w")
-VERSION = "12"  # change when the rows or the postings change shape or meaning
+VERSION = "13"  # change when the rows or the postings change shape or meaning
 
 
 _CODE_TOKEN_RE = re.compile(r"^[#-]|[_.]|.[A-Z]")
@@ -50,8 +50,8 @@ DIRECT_ENTRIES = 3
 DIRECT_TESTS = 5
 _TEST_DEF_RE = re.compile(r"^\+\s*(?:async\s+)?(?:def|fn|func)\s+[Tt]est_?(\w+)", re.M)
 _REF_RE = re.compile(r"(?:#|\bgh-|:(?:issue|pr|pull|bug|gh):`|/(?:pull|issues)/|\b(?:issue|pr|pull request)\s+#?)(\d{1,7})\b", re.I)
-# towncrier: changes/1234.bugfix.rst; not a release's own file, CHANGELOG/2.3.1.md (no issue 2)
-_FRAGMENT_RE = re.compile(r"(?:^|/)(\d{1,7})\.([A-Za-z][\w.]*)$")
+# towncrier: changes/1234.bugfix.rst; not a release's own file (CHANGELOG/2.3.1.md, releases/3.rst, whatsnew/1.x.rst)
+_FRAGMENT_RE = re.compile(r"(?:^|/)(\d{1,7})\.(?!(?:md|rst|txt|adoc|markdown)$|x\.)([A-Za-z][\w.]*)$")
 _FIX_WORD_RE = re.compile(r"\bfix|\bbug", re.I)
 _SECTION_RE = re.compile(r"^\s*(?:#{1,6}\s+)?[A-Z][\w -]{2,30}:?\s*$")  # "### Fixed", "Bug fixes" (not a version line)
 _FIX_ENTRY_RE = re.compile(r"^\W*(?:\[\w+\]\s*)?(?:fix(?:e[sd])?|bug\s*fix(?:es)?|resolved?|correct(?:ed|s)?)\b", re.I)

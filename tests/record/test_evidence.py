@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import pytest
@@ -394,3 +395,25 @@ def test_of_two_commits_the_evidence_links_alike_the_small_change_is_the_fix(tmp
                  {"headers.py": f"def parse_header(value):\n    return value\n\n\n{helpers.replace('[1]', '[1:]', 1)}", "CHANGES.md": notes})
     ranked = [c.fixes[0].full_sha for c in triage(root, ["parse_header drops the charset parameter"]).prior]
     assert ranked[:2] == [fix, rewrite], ranked
+
+
+def test_a_merge_is_as_large_as_its_branch_and_a_docs_name_in_any_script_is_docs(tmp_path: Path):
+    """diff-tree -m prints a merge's diff against each parent: the 500 lines master wrote meanwhile are
+    not the merge's. ``docs/中.md`` is quoted by git unless core.quotepath is off, and was counted as code."""
+    from cc_hooks.record import evidence
+
+    root = _bare(tmp_path, {"a.py": "x = 1\n"})
+    git(root, "checkout", "-q", "-b", "side")
+    commit(root, "Keep the charset", {"a.py": "x = 2\n"})
+    git(root, "checkout", "-q", "main")
+    commit(root, "Add the big module", {"big.py": "".join(f"v{n} = {n}\n" for n in range(500))})
+    git(root, "merge", "-q", "--no-ff", "-m", "Merge branch 'side'", "side")
+    merge = git(root, "rev-parse", "HEAD").strip()
+    docs = commit(root, "Explain the charset", {"docs/中.md": "".join(f"line {n}\n" for n in range(500)), "a.py": "x = 3\n"})
+    found = [evidence.Candidate(sha, "", subject) for sha, subject in ((merge, "Merge branch 'side'"), (docs, "Explain the charset"))]
+    evidence._score_files(root, found, evidence.Query.of(["charset"]), 30.0, set())
+    assert found[0].files == ["a.py"] and found[1].files == ["a.py", "docs/中.md"]
+    small = evidence.WEIGHTS.diff_size * math.log1p(2 / evidence.SMALL_DIFF)
+    assert [round(c.score, 6) for c in found] == [round(small, 6)] * 2
+    changed = evidence._changed_code(root, [merge], 30.0, merges=True)
+    assert [line for line in changed[merge] if line] == ["x = 1", "x = 2"]

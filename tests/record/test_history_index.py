@@ -113,3 +113,11 @@ def test_a_changelog_folder_of_release_files_credits_no_issue_by_the_version(rep
     index = history_index.load(repo)
     assert index.noted("quot") == {index.position(fix)}
     assert index.position(fork) not in index.noted("zip")
+
+
+def test_towncrier_fragments_name_an_issue_and_release_files_do_not():
+    named = {path: refs for path in ("changes/77.bugfix.rst", "changelog.d/8.feature.1.md", "CHANGES/9.bugfix", "releases/3.rst",
+                                     "changelog/2.md", "whatsnew/1.x.rst", "CHANGELOG/2.3.1.md")
+             for _, refs, _ in history_index._entries(f"+++ b/{path}\n+- Zip archives keep their modes\n")}
+    assert named == {"changes/77.bugfix.rst": ["77"], "changelog.d/8.feature.1.md": ["8"], "CHANGES/9.bugfix": ["9"],
+                     "releases/3.rst": [], "changelog/2.md": [], "whatsnew/1.x.rst": [], "CHANGELOG/2.3.1.md": []}
