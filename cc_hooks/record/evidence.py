@@ -468,7 +468,7 @@ def _changed_code(root, shas: list[str], timeout: float, merges: bool = False) -
         sha, _, patch = record.partition("\n")
         if sha.strip() in changed:  # a merge's diff against its second parent (diff-tree ignores --first-parent)
             continue
-        changed[sha.strip()] = [line[1:] for line in patch.split("\n") if line[:1] in "+-" and not line.startswith(("+++ ", "--- "))]
+        changed[sha.strip()] = [line[1:] for line in patch.split("\n") if line[:1] in ("+", "-") and not line.startswith(("+++ ", "--- "))]
     return changed
 
 
