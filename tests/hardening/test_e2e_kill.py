@@ -108,8 +108,9 @@ def test_kill_an_archive_of_a_real_session_then_resume(claude: ClaudeRunner, cc_
 
     for _ in range(5):  # the live file's rewrite is brief: on a loaded machine the watcher can miss it
         caught = kill_when_temp_appears(archive("archive"), claude.cwd, path.parent)
-        if caught:
+        if caught and hashlib.sha256(path.read_bytes()).hexdigest() == original:
             break
+        caught = False  # the rename landed before the kill did: the live file is the whole archived one, restored below
         undone = subprocess.run(archive("restore"), capture_output=True, text=True, timeout=120)
         assert undone.returncode == 0 and hashlib.sha256(path.read_bytes()).hexdigest() == original, undone.stdout + undone.stderr
         os.utime(path, (old, old))
