@@ -66,5 +66,6 @@ def _agent_audit(result, view, claude: Path, timeout: float, limit: int, env: Op
         result.notes.append(f"{len(candidates) - limit} question(s) beyond --max-questions {limit} were graded by the program only")
     answer = run_agent(claude, view.path, sent, view.head, [*view.ignored, *view.uncommitted], timeout, env)
     check_pointers(answer, view.path)
-    result.graded = merge(result.graded, answer, limit)
-    result.agent = {"cli": answer.cli, "questions_sent": len(answer.sent), "extra": len(answer.extra), "duration": answer.duration}
+    result.graded, result.set_aside = merge(result.graded, answer, limit)
+    result.agent = {"cli": answer.cli, "questions_sent": len(answer.sent), "extra": len(answer.extra),
+                    "set_aside": len(result.set_aside), "duration": answer.duration}

@@ -5,7 +5,9 @@ prompt, read-only tools (Read, Grep, Glob and read-only git through Bash), no ho
 servers and no saved session (the audit must not feed the record it audits, nor read anything but
 the repository), the caller's environment passed through, a timeout and a question limit. The answer must hold one JSON block grading every question sent; anything else is
 rejected (``AgentError``), never taken as a PASS. Grades merge with the program's: the
-stricter one wins.
+stricter one wins. A question the program mined from the code (``MINED``) that the agent, having read
+the code around it, judges not worth a maintainer's minute is set aside with its reason: listed in the
+report, not graded, never silently dropped. The record's own questions are always graded.
 """
 
 from __future__ import annotations
@@ -24,6 +26,19 @@ from typing import Optional
 from cc_hooks.audit.result import FAIL, GRADES, PASS, UNTRACKED_HOME, WEAK, Graded, Question, stricter
 
 DEFAULT_TIMEOUT = 600.0
+MINED = frozenset({"oddity"})  # question kinds the program mined from the code, which the agent may set aside
+# What makes a mined question worth asking, for the agent, which reads the code around it (a pattern does not)
+WORTH_ASKING = """Questions marked (mined) were found by a program in the code. Read the code around each one. A mined
+question is worth asking when its answer is knowledge a newcomer lacks and the record should hold: why a
+workaround, hack or disabled test exists, whether the bug or limit behind it may have gone, what breaks if
+the line goes. Set it aside ("worth_asking": false, with "why_not" in one sentence) only when a maintainer
+would not want it asked:
+- the comment or skip reason at that point gives a reason that cannot expire (a permanent limit of a
+  platform, a protocol or the standard library), or the line is an ordinary idiom (a local import that
+  breaks an import cycle, a retry or poll delay, a test's own double or monkeypatch, a demo's sleep);
+- the word is used in another sense, or the line is test data, a string, or code copied from another project;
+- it is about the same matter as another question here (name that question's id in "why_not").
+When in doubt, keep it: a question set aside is one nobody will answer."""
 DEFAULT_MAX_QUESTIONS = 40
 ALLOWED_TOOLS = (
     "Read", "Grep", "Glob",
@@ -61,7 +76,8 @@ def find_claude(explicit: Optional[str] = None) -> Path:
 
 
 def build_prompt(questions: list[Question], head: str, absent: list[str]) -> str:
-    listed = "\n".join(f"- [{q.id}] {q.text}" for q in questions)
+    listed = "\n".join(f"- [{q.id}]{' (mined)' if q.kind in MINED else ''} {q.text}" for q in questions)
+    mined = f"\n{WORTH_ASKING}\n" if any(q.kind in MINED for q in questions) else ""
     ignored = ", ".join(f"`{p}`" for p in absent[:50]) or "none"
     return f"""Cold-start audit of the repository in the current directory: a fresh clone of commit {head[:12]}.
 
@@ -73,13 +89,13 @@ Grade every question below:
 - WEAK: only in git-log prose (commit messages, trailers, blame), or only in an ignored file (untracked-home);
 - FAIL: the repository does not answer it.
 Also report any claim in the docs or the dashboard that HEAD contradicts, and oddities nobody explains, as extra items.
-
+{mined}
 Questions (keep each id):
 {listed}
 
 Reply with your audit, ending with exactly one fenced JSON block of this shape:
 ```json
-{{"results": [{{"id": "<id>", "grade": "PASS|WEAK|FAIL", "where": "<path[:line|#anchor] or commit>", "remediation": "<what to write where, for WEAK/FAIL>", "untracked_home": false}}],
+{{"results": [{{"id": "<id>", "grade": "PASS|WEAK|FAIL", "where": "<path[:line|#anchor] or commit>", "remediation": "<what to write where, for WEAK/FAIL>", "untracked_home": false, "worth_asking": true, "why_not": ""}}],
  "extra": [{{"question": "<text>", "grade": "PASS|WEAK|FAIL", "where": "...", "remediation": "..."}}]}}
 ```
 """
@@ -200,6 +216,14 @@ def _item(item, number: int, extra: bool = False) -> dict:
         "remediation": str(item.get("remediation") or ""),
         "untracked_home": bool(item.get("untracked_home")),
     }
+    worth = item.get("worth_asking", True)
+    if not isinstance(worth, bool):
+        raise AgentError(f"the agent's answer is malformed: {where} {number} has worth_asking {worth!r} (expected true or false)")
+    if not extra:
+        checked["why_not"] = " ".join(str(item.get("why_not") or "").split())
+        if not worth and not checked["why_not"]:
+            raise AgentError(f"the agent's answer is malformed: {where} {number} sets a question aside without saying why (why_not)")
+        checked["worth_asking"] = worth
     if item.get("id") is not None:
         checked["id"] = str(item["id"])
     if item.get("question"):
@@ -232,11 +256,15 @@ def _is_pointer(where: str) -> bool:
     return bool(token) and " " not in token and ("/" in token or "." in token.split("#")[0].split("::")[0])
 
 
-def merge(graded: list[Graded], answer: AgentAnswer, limit: int = DEFAULT_MAX_QUESTIONS) -> list[Graded]:
-    """The program's grades merged with the agent's (the stricter wins), plus the agent's own questions."""
-    merged = []
+def merge(graded: list[Graded], answer: AgentAnswer, limit: int = DEFAULT_MAX_QUESTIONS) -> tuple[list[Graded], list[dict]]:
+    """The program's grades merged with the agent's (the stricter wins), plus the agent's own questions;
+    and the mined questions the agent set aside (``{"id", "question", "why_not"}``)."""
+    merged, set_aside = [], []
     for item in graded:
         got = answer.answers.get(item.question.id)
+        if got is not None and item.question.kind in MINED and not got.get("worth_asking", True):
+            set_aside.append({"id": item.question.id, "question": item.question.text, "why_not": got["why_not"]})
+            continue
         if got is not None:
             item = _merge_one(item, got)
         merged.append(item)
@@ -247,7 +275,7 @@ def merge(graded: list[Graded], answer: AgentAnswer, limit: int = DEFAULT_MAX_QU
         if flags and grade == PASS:
             grade = WEAK
         merged.append(Graded(question, grade, got["where"], got["remediation"], flags=flags, agent=got))
-    return merged
+    return merged, set_aside
 
 
 def _merge_one(item: Graded, got: dict) -> Graded:

@@ -51,6 +51,11 @@ def lossy_lines(result: AuditResult) -> list[str]:
     return lines
 
 
+def set_aside_lines(result: AuditResult) -> list[str]:
+    """The mined questions the agent set aside, each with its reason: shown, so a wrong call can be seen."""
+    return [f"- {item['question']} — {item['why_not']}" for item in result.set_aside]
+
+
 def render_markdown(result: AuditResult) -> str:
     out = [f"## Cold-Start Audit — {_date(result)}", "", header(result), "", result.score_line, "",
            "| Question | Grade | Where the answer lives | Remediation |", "|---|---|---|---|"]
@@ -65,6 +70,9 @@ def render_markdown(result: AuditResult) -> str:
         out += ["**Lossy knowledge detected** (FAIL/WEAK items):", *lossy]
     else:
         out.append("**Lossy knowledge detected**: none — every question is answered at ladder levels 1-3.")
+    if result.set_aside:
+        out += ["", f"**Set aside by the agent** ({len(result.set_aside)} mined question(s) it judged not worth asking; "
+                    "not graded):", *set_aside_lines(result)]
     for note in result.notes:
         out += ["", f"_Note: {note}_"]
     return "\n".join(out) + "\n"
@@ -108,5 +116,9 @@ def print_rich(result: AuditResult, console=None) -> None:
             console.print(escape(line.replace("**", "")))
     else:
         console.print("[green]Lossy knowledge detected: none.[/]")
+    if result.set_aside:
+        console.print(f"[bold]Set aside by the agent[/] ({len(result.set_aside)} mined question(s) it judged not worth asking; not graded):")
+        for line in set_aside_lines(result):
+            console.print(escape(line))
     for note in result.notes:
         console.print(f"[dim]{escape(note)}[/]")

@@ -90,6 +90,7 @@ class AuditResult:
     agent: Optional[dict] = None  # {"cli", "questions_sent", "duration"} when --agent ran
     error: Optional[str] = None
     notes: list[str] = field(default_factory=list)  # e.g. questions left out by the limit
+    set_aside: list[dict] = field(default_factory=list)  # mined questions the agent judged not worth asking, with why
 
     @property
     def counts(self) -> dict[str, int]:
@@ -131,6 +132,7 @@ class AuditResult:
             "agent": self.agent,
             "notes": list(self.notes),
             "results": [g.to_dict() for g in self.graded],
+            "set_aside": [dict(item) for item in self.set_aside],
         }
 
 

@@ -70,7 +70,8 @@ def graded(qid: str, grade: str, where: str = "x") -> Graded:
 def test_merge_keeps_the_stricter_grade_and_adds_the_agents_questions():
     answer = parse_answer(block(good(**{"symptom:a": {"grade": "FAIL", "remediation": "write it"}}),
                                 [{"question": "Why sleep(2)?", "grade": "PASS", "untracked_home": True}]), SENT)
-    merged = merge([graded("symptom:a", PASS), graded("coldstart:3", FAIL), graded("other", PASS)], answer)
+    merged, aside = merge([graded("symptom:a", PASS), graded("coldstart:3", FAIL), graded("other", PASS)], answer)
+    assert aside == []
     grades = {g.question.id: g for g in merged}
     assert grades["symptom:a"].grade == FAIL and grades["symptom:a"].deterministic == PASS  # the agent is stricter
     assert "write it" in grades["symptom:a"].remediation
@@ -82,7 +83,7 @@ def test_merge_keeps_the_stricter_grade_and_adds_the_agents_questions():
 
 def test_an_untracked_home_answer_caps_a_pass_at_weak():
     answer = parse_answer(block(good(**{"symptom:a": {"untracked_home": True}})), SENT)
-    [item, _] = merge([graded("symptom:a", PASS), graded("coldstart:3", PASS)], answer)
+    [item, _], _ = merge([graded("symptom:a", PASS), graded("coldstart:3", PASS)], answer)
     assert item.grade == WEAK and UNTRACKED_HOME in item.flags
 
 
@@ -91,6 +92,58 @@ def test_the_prompt_lists_every_question_with_its_id_and_the_absent_paths():
     prompt = build_prompt(questions, "0123456789abcdef", ["CLAUDE.md", ".claude/"])
     assert "- [symptom:a] What causes A?" in prompt and "- [caller:1] Why B?" in prompt
     assert "`CLAUDE.md`, `.claude/`" in prompt and "0123456789ab" in prompt and "```json" in prompt
+
+
+MINED_SENT = ["oddity:src/net.py:3", "symptom:a"]
+
+
+def test_a_mined_question_the_agent_judges_not_worth_asking_is_set_aside_with_its_reason_and_the_records_are_kept():
+    why = "The comment says the local import breaks an import cycle: an ordinary idiom."
+    answer = parse_answer(block([{"id": "oddity:src/net.py:3", "grade": "FAIL", "worth_asking": False, "why_not": why},
+                                 {"id": "symptom:a", "grade": "FAIL", "worth_asking": False, "why_not": "Asked before."}]), MINED_SENT)
+    oddity = Graded(Question("oddity:src/net.py:3", "Why does the hack comment at src/net.py:3 exist?", "oddity"), FAIL, "", deterministic=FAIL)
+    merged, aside = merge([oddity, graded("symptom:a", PASS)], answer)
+    assert aside == [{"id": "oddity:src/net.py:3", "question": "Why does the hack comment at src/net.py:3 exist?", "why_not": why}]
+    assert [(g.question.id, g.grade) for g in merged] == [("symptom:a", FAIL)]  # the record's own question is always graded
+
+
+@pytest.mark.parametrize("item, reason", [
+    ({"worth_asking": "no", "why_not": "idiom"}, "worth_asking 'no' (expected true or false)"),
+    ({"worth_asking": False}, "sets a question aside without saying why"),
+    ({"worth_asking": False, "why_not": "  "}, "sets a question aside without saying why"),
+])
+def test_a_question_set_aside_without_a_reason_or_with_an_unclear_flag_is_rejected(item, reason):
+    with pytest.raises(AgentError, match="malformed") as info:
+        parse_answer(block([{"id": "oddity:src/net.py:3", "grade": "FAIL", **item}, {"id": "symptom:a", "grade": "PASS"}]), MINED_SENT)
+    assert reason in str(info.value)
+
+
+def test_the_prompt_marks_mined_questions_and_says_when_one_is_not_worth_asking_only_when_one_is_sent():
+    record = [Question("symptom:a", "What causes A?", "symptom")]
+    mined = [Question("oddity:src/net.py:3", "Why does the hack comment at src/net.py:3 exist?", "oddity")]
+    assert "(mined)" not in build_prompt(record, "0" * 40, []) and "worth_asking\": false" not in build_prompt(record, "0" * 40, [])
+    prompt = build_prompt(record + mined, "0" * 40, [])
+    assert "- [symptom:a] What causes A?" in prompt and "- [oddity:src/net.py:3] (mined) Why does the hack" in prompt
+    assert "Set it aside (\"worth_asking\": false" in prompt and "When in doubt, keep it" in prompt
+
+
+def test_the_report_lists_what_the_agent_set_aside_with_each_reason():
+    from rich.console import Console
+
+    from cc_hooks.audit.report import print_rich, render_json, render_markdown
+    from cc_hooks.audit.result import AuditResult
+
+    result = AuditResult("0" * 40, "proj", [graded("symptom:a", PASS)], agent={"cli": "claude", "questions_sent": 2},
+                         set_aside=[{"id": "oddity:x.py:1", "question": "Why does the hack comment at x.py:1 exist?",
+                                     "why_not": "A test's own double."}])
+    markdown = render_markdown(result)
+    assert "**Set aside by the agent** (1 mined question(s) it judged not worth asking; not graded):" in markdown
+    assert "- Why does the hack comment at x.py:1 exist? — A test's own double." in markdown
+    assert "Score: 1/1" in markdown  # not graded: not in the score
+    assert json.loads(render_json(result))["set_aside"] == result.set_aside
+    console = Console(record=True, width=200)
+    print_rich(result, console)
+    assert "Why does the hack comment at x.py:1 exist? — A test's own double." in console.export_text()
 
 
 def test_find_claude(tmp_path, monkeypatch):
@@ -125,6 +178,34 @@ def test_an_agent_pointer_that_is_not_in_the_clone_is_a_fail(project):
     gone = answer.answers["coldstart:3"]
     assert gone["grade"] == FAIL and "not in the fresh clone: no such file at HEAD" in gone["where"]
     assert [e["grade"] for e in answer.extra] == [FAIL, PASS]  # an ignored file is not in a clone; free text is kept
+
+
+ASIDE_CLAUDE = """#!{python}
+import json, re, sys
+ids = re.findall(r"^- \\[([^\\]]+)\\]( \\(mined\\))?", sys.argv[-1], re.M)
+results = [{{"id": i, "grade": "PASS", "where": "", "worth_asking": not mined, "why_not": "an ordinary idiom" if mined else ""}}
+           for i, mined in ids]
+text = "```json\\n" + json.dumps({{"results": results}}) + "\\n```"
+print(json.dumps({{"type": "result", "subtype": "success", "is_error": False, "result": text}}))
+"""
+
+
+def test_an_audit_with_the_agent_sets_aside_the_mined_questions_it_judges_not_worth_asking(project, tmp_path):
+    from .conftest import audit
+
+    project.write("src/net.py", "import os\n\n\ndef connect():\n    import socket  # HACK\n    return socket\n")
+    project.commit("Add net", "src/net.py")
+    claude = tmp_path / "claude"
+    claude.write_text(ASIDE_CLAUDE.format(python=sys.executable))
+    claude.chmod(0o755)
+    without = audit(project)
+    assert "oddity:src/net.py:5" in {g.question.id for g in without.graded}  # the program asks it
+    result = audit(project, claude=claude)
+    assert [item["id"] for item in result.set_aside] == ["oddity:src/net.py:5"]
+    assert result.set_aside[0]["why_not"] == "an ordinary idiom" and result.agent["set_aside"] == 1
+    assert "oddity:src/net.py:5" not in {g.question.id for g in result.graded}
+    assert {g.question.kind for g in result.graded} >= {"symptom", "coldstart"}  # the record's questions are all still graded
+    assert len(result.graded) == len(without.graded) - 1
 
 
 ECHO_CLAUDE = """#!{python}
@@ -166,7 +247,7 @@ def test_the_cli_contract_and_the_question_limit(project, tmp_path, monkeypatch)
 
 _JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=8),
                      lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.sampled_from(
-                         ["results", "extra", "id", "grade", "where", "question", "untracked_home"]), inner, max_size=5),
+                         ["results", "extra", "id", "grade", "where", "question", "untracked_home", "worth_asking", "why_not"]), inner, max_size=5),
                      max_leaves=20)
 
 

@@ -140,3 +140,28 @@ def test_a_malformed_agent_answer_is_rejected(claude: ClaudeRunner, cc_hooks_exe
     assert stored["error"] and stored["results"] == [] and not stored["all_pass"]
     assert check(claude, cc_hooks_exe)["status"] == "FAIL"
     assert git(repo, "worktree", "list").count("\n") == 0  # the view is gone
+
+
+def test_the_agent_sets_aside_a_mined_question_it_judges_not_worth_asking(claude: ClaudeRunner, cc_hooks_exe: Path) -> None:
+    repo, fake = claude.cwd, claude.fake
+    (repo / "DECISIONS.md").write_text(DECISIONS)
+    (repo / "net.py").write_text("def connect():\n    import socket  # HACK\n    return socket\n")
+    commit(repo, "Decide; add net")
+    oddity_id = "oddity:net.py:2"
+    why = "A local import: an ordinary idiom, nothing that can expire."
+    results = [{"id": DECISION_ID, "grade": "PASS", "where": "DECISIONS.md"},
+               {"id": oddity_id, "grade": "FAIL", "where": "", "worth_asking": False, "why_not": why}]
+    fake.queue_text("Audit done.\n\n```json\n" + json.dumps({"results": results}) + "\n```\n")
+
+    proc = audit(claude, cc_hooks_exe, "--write-report")
+
+    assert proc.returncode == 0, proc.stdout + proc.stderr  # the one graded question passes
+    [request] = fake.turns
+    assert f"[{oddity_id}] (mined) Why does the hack comment at net.py:2 exist?" in request.text
+    assert "Set it aside (\"worth_asking\": false" in request.text  # the rule reached the model
+    report = (repo / "COLDSTART_AUDIT.md").read_text()
+    assert "Score: 1/1  (weak: 0, fail: 0)" in report
+    assert f"- Why does the hack comment at net.py:2 exist? (`import socket  # HACK`) — {why}" in report
+    stored = newest_audit(repo)
+    assert [item["id"] for item in stored["set_aside"]] == [oddity_id] and stored["agent"]["set_aside"] == 1
+    assert fake.unscripted == 0 and fake.pending == 0
