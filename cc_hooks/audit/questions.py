@@ -324,11 +324,18 @@ _BUNDLE_SUFFIXES = (".js", ".mjs", ".cjs", ".css")
 _LIBRARY_BANNER_RE = re.compile(r"\bv?\d+\.\d+\.\d+\b|\bhttps?://")  # "v3.7.1", "http://github.com/janl/mustache.js"
 
 
+# A web app's folder of third-party scripts: ``static/js/lib/jquery/``, ``static/visualiser/lib/mustache.js``
+_STATIC_LIBRARY_RE = re.compile(r"(?:^|/)static/(?:[^/]+/)*(?:libs?|vendors?|third[-_]party)/", re.IGNORECASE)
+
+
 def _bundled(rel: str, lines: list[str]) -> bool:
-    """A generated bundle (a browserify prelude, minified JavaScript or CSS) or a released library
-    copied in (a ``/*!`` banner, kept by minifiers, naming its version or its home): its comments are its sources'."""
+    """A generated bundle (a browserify prelude, minified JavaScript or CSS), a released library
+    copied in (a ``/*!`` banner, kept by minifiers, naming its version or its home), or a script in a
+    web app's static library folder: its comments are its sources'."""
     if not rel.endswith(_BUNDLE_SUFFIXES):
         return False
+    if _STATIC_LIBRARY_RE.search(rel):
+        return True
     if any(len(line) > BUNDLE_LINE for line in lines[:3]):
         return True
     return bool(lines) and lines[0].lstrip().startswith("/*!") and any(_LIBRARY_BANNER_RE.search(line) for line in lines[:5])
@@ -413,7 +420,24 @@ def _copy_keys(oddity: Oddity, lines: list[str]) -> list[tuple]:
             named = _NAMED_MARKER_RE.search(marker.group("before"))
             if named:  # "due to `multi_video` workaround" and "we need a `multi_video` workaround": one workaround
                 keys.append((oddity.what, oddity.path, "named", named.group(1)))
+        code = _code_below(lines, oddity.line)
+        if len(code) >= SAME_CODE:  # "// hack to hide calendar" and "// hack - hide calendar + range inputs" over the same statement
+            keys.append((oddity.what, oddity.path, "over", code))
     return keys
+
+
+SAME_CODE = 20  # characters: a statement this long under two markers of one file is one trick applied twice
+
+
+def _code_below(lines: list[str], number: int) -> str:
+    """The first code line under the comment block that holds line ``number`` (1-based), spaces
+    collapsed; "" when the marker trails code of its own line or no code follows."""
+    index = number - 1
+    if index >= len(lines) or not _COMMENT_LINE_RE.match(lines[index]):
+        return ""
+    while index < len(lines) and (not lines[index].strip() or _COMMENT_LINE_RE.match(lines[index])):
+        index += 1
+    return " ".join(lines[index].split()) if index < len(lines) else ""
 
 
 # A workaround named by the code it is: "the `multi_video` workaround", "'legacy_pickle' hack"

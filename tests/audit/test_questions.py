@@ -805,6 +805,26 @@ def test_the_same_note_in_another_file_and_a_bundles_comments_are_no_new_questio
     assert found["src/cocoalibs.py"].copies == ["src/lib.py:2"] and found["tests/test_async_cluster.py"].copies == ["tests/test_cluster.py:2"]
 
 
+def test_a_web_apps_static_library_and_the_same_trick_over_the_same_code_are_no_new_question(project):
+    """Issue 20 round 12 (OctoPrint, luigi, flask-admin, scapy): a workaround in
+    ``static/js/lib/jquery/jquery.fileupload.js`` (blueimp's plugin, its header a plain license) and in
+    ``static/visualiser/lib/mustache.js`` was upstream's; "// hack to hide calendar ..." and "// hack -
+    hide calendar + range inputs" over the same statement twenty lines apart were one trick. The app's
+    own script is still asked, and so is a hack over other code in the same file."""
+    project.write("web/static/js/lib/jquery/jquery.fileupload.js",
+                  "/*\n * jQuery File Upload Plugin\n * Licensed under the MIT license\n */\n"
+                  "// Workaround for Chrome bug: reset the input\nreset(input);\n")
+    calendar = "$el.data('daterangepicker').container.find('.calendar-date').hide();"
+    project.write("web/static/admin/js/form.js", "\n".join([
+        "function time(el) {", "    // hack to hide calendar to create a time-only picker", f"    {calendar}", "}",
+        "function range(el) {", "    // hack - hide calendar + range inputs", f"    {calendar}", "    hideInputs(el);", "}",
+        "function other(el) {", "    // hack: the picker ignores its format option", "    el.format = 'HH:mm';", "}", ""]))
+    project.commit("Add scripts")
+    found = {(o.path, o.line): o for o in scan_oddities(project.root)}
+    assert set(found) == {("web/static/admin/js/form.js", 2), ("web/static/admin/js/form.js", 11)}
+    assert found["web/static/admin/js/form.js", 2].copies == ["web/static/admin/js/form.js:6"]
+
+
 def test_a_skip_mark_on_a_helper_no_runner_collects_disables_nothing(project):
     """Issue 20 round 7 (xarray): ``@pytest.mark.skip(reason="maybe flaky")`` sits on ``text_in_fig()``, a
     helper many tests call: pytest never collects it, so the mark disables no test. The same mark on a
