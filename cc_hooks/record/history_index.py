@@ -26,13 +26,14 @@ comma-separated positions (decoded only for the words a query asks about):
 
 from __future__ import annotations
 
+import html
 import re
 from typing import Optional
 
 _REC, _FIELD, _ITEM = "\x1e", "\x1f", "\x1d"
 _FORMAT = f"{_REC}%H{_FIELD}%aI{_FIELD}%P{_FIELD}%(trailers:key=Symptom,valueonly,unfold,separator=%x1d){_FIELD}%B"
 _TOKEN_RE = re.compile(r"#\d{1,7}\b|-{1,2}[A-Za-z][\w-]*|[A-Za-z_][\w.]*\w")
-VERSION = "13"  # change when the rows or the postings change shape or meaning
+VERSION = "14"  # change when the rows or the postings change shape or meaning
 
 
 _CODE_TOKEN_RE = re.compile(r"^[#-]|[_.]|.[A-Z]")
@@ -229,7 +230,8 @@ def _entries(patch: str) -> list[tuple[str, list[str], bool]]:
     fixes = False  # the file or the heading above says these entries are fixes
 
     def close():
-        text = " ".join(current).strip()
+        # ``&#39;`` is a rendered changelog's apostrophe, not issue 39
+        text = html.unescape(" ".join(current).strip())
         if text:
             refs = list(dict.fromkeys(_REF_RE.findall(text) + fragment))
             entries.append((text, refs, fixes or bool(_FIX_ENTRY_RE.match(text))))

@@ -121,3 +121,17 @@ def test_towncrier_fragments_name_an_issue_and_release_files_do_not():
              for _, refs, _ in history_index._entries(f"+++ b/{path}\n+- Zip archives keep their modes\n")}
     assert named == {"changes/77.bugfix.rst": ["77"], "changelog.d/8.feature.1.md": ["8"], "CHANGES/9.bugfix": ["9"],
                      "releases/3.rst": [], "changelog/2.md": [], "whatsnew/1.x.rst": [], "CHANGELOG/2.3.1.md": []}
+
+
+def test_a_rendered_changelogs_character_references_are_no_issue_numbers(repo):
+    """Issue 20 (python-gitlab): a changelog rendered to HTML entities wrote ``don&#39;t``; ``&#39;`` was
+    read as issue 39, so hundreds of entries were credited to the one old commit naming ``#39``, which
+    then ranked first for reports about approvals and redirects."""
+    old = commit_files(repo, "Merge pull request #39 from someone/timeout", {"a.py": "x = 1\n"})
+    fix = commit_files(repo, "fix: update approval rules in place (#2801)", {"b.py": "y = 1\n"})
+    commit_files(repo, "chore: release 4.0.0", {"CHANGELOG.md": "## Fixes\n\n- Approvers aren&#39;t duplicated (#2801)\n"
+                                                              "- Zip archives keep their modes\n- Colours\n- Tabs\n"})
+    index = history_index.load(repo)
+    assert index.noted("approver") == {index.position(fix)}
+    assert index.position(old) not in index.noted("duplicat")
+    assert "aren't" in history_index._entries("+++ b/CHANGELOG.md\n+- Approvers aren&#39;t duplicated\n")[0][0]
