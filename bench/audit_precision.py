@@ -8,6 +8,10 @@ nothing is written into the source. Each mined ``oddity`` and ``stale`` question
 or unlabeled as the set says (an oddity's label may sit on one of its copies; a question is meaningful when any of its places is). Precision is
 meaningful / (meaningful + noise), per project, per kind and overall; unlabeled questions are listed
 (label them, or the figure is incomplete), and so are meaningful labels no longer asked (a recall loss). Several ``--set`` files are scored one after the other.
+
+``--set-aside FILE`` (``bench/audit_agent/set-aside.tsv``: project, where, the agent's reason): the
+questions the ``--agent`` audit's agent set aside leave the score, as they leave the report's; each
+meaningful one set aside is listed (the agent's recall loss) and counted.
 """
 
 from __future__ import annotations
@@ -74,6 +78,12 @@ def mined(source: Path) -> list[tuple[str, str, list[str], str]]:
     return found
 
 
+def read_set_aside(path: Path) -> dict[tuple[str, str], str]:
+    """(project, where) -> the agent's reason for setting that mined question aside."""
+    rows = [line.split("\t") for line in path.read_text(encoding="utf-8").splitlines() if line.strip() and not line.startswith("#")]
+    return {(project, where): why.strip() for project, where, why in rows}
+
+
 def label_of(labels: dict, project: str, where: str, copies: list[str]):
     """The label of the question asked at ``where`` for it and its copies: meaningful when any of its
     places is (a copy labeled "noise: a duplicate of X" is X's question once the two are one), else
@@ -82,8 +92,9 @@ def label_of(labels: dict, project: str, where: str, copies: list[str]):
     return "meaningful" if "meaningful" in found else (found[0] if found else None)
 
 
-def score(set_file: Path, roots: list[Path]) -> Counter:
+def score(set_file: Path, roots: list[Path], set_aside: dict | None = None) -> Counter:
     labels = read_set(set_file)
+    set_aside = set_aside or {}
     totals: Counter = Counter()
     print(f"== {set_file}")
     for project in dict.fromkeys(p for p, _ in labels):
@@ -96,6 +107,11 @@ def score(set_file: Path, roots: list[Path]) -> Counter:
         for kind, where, copies, text in mined(source):
             asked.update((where, *copies))
             label = label_of(labels, project, where, copies) or "unlabeled"
+            if (project, where) in set_aside:
+                counts["set aside", label] += 1
+                if label == "meaningful":
+                    print(f"  SET ASIDE (meaningful): {project} {where}: {set_aside[project, where][:100]}")
+                continue
             counts[kind, label] += 1
             if label != "meaningful":
                 print(f"  {label.upper()}: {project} {where}: {text[:100]}")
@@ -110,6 +126,9 @@ def score(set_file: Path, roots: list[Path]) -> Counter:
         totals.update(counts)
     print(f"meaningful labels no longer asked: {totals['missed', 'meaningful']}")
     totals.pop(("missed", "meaningful"), None)
+    if set_aside:
+        print(f"set aside by the agent: {totals.pop(('set aside', 'meaningful'), 0)} meaningful, {totals.pop(('set aside', 'noise'), 0)} noise, "
+              f"{totals.pop(('set aside', 'unlabeled'), 0)} unlabeled")
     for kind in (*KINDS, None):
         good = sum(n for (k, label), n in totals.items() if label == "meaningful" and kind in (None, k))
         judged = sum(n for (k, label), n in totals.items() if label in ("meaningful", "noise") and kind in (None, k))
@@ -123,9 +142,11 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--clones", required=True, type=Path, action="append", help="folder of <owner>+<name> clones (repeatable)")
     parser.add_argument("--set", required=True, type=Path, dest="set_files", action="append", help="a labels file (repeatable)")
+    parser.add_argument("--set-aside", type=Path, help="the questions the audit's agent set aside (bench/audit_agent/set-aside.tsv)")
     args = parser.parse_args(argv)
+    set_aside = read_set_aside(args.set_aside) if args.set_aside else {}
     for set_file in args.set_files:
-        score(set_file, args.clones)
+        score(set_file, args.clones, set_aside)
     return 0
 
 

@@ -58,3 +58,29 @@ def test_label_agreement_counts_alike_labels_and_corrects_for_chance(tmp_path, c
     assert main([str(first), str(better)]) == 0
     assert "alike 3 = 75.0%; Cohen's kappa 0.50" in capsys.readouterr().out
     assert main([str(first), str(labels("other.tsv", [(9, "noise")]))]) == 1
+
+
+def test_the_agents_set_asides_name_a_place_and_a_reason():
+    from audit_precision import read_set_aside
+
+    found = read_set_aside(BENCH / "audit_agent" / "set-aside.tsv")
+    assert len(found) >= 100
+    for (project, where), why in found.items():
+        assert re.fullmatch(r"[\w.-]+\+[\w.-]+", project) and re.fullmatch(r"[^\t:]+:\d+", where), (project, where)
+        assert len(why) >= 10
+
+
+def test_a_question_the_agent_set_aside_leaves_the_precision_and_a_meaningful_one_is_listed(tmp_path, monkeypatch, capsys):
+    import audit_precision
+
+    labels = tmp_path / "labels.tsv"
+    labels.write_text("# header\n" + "".join(f"o+p\ta.py:{n}\t{label}\twhy\tno\n"
+                                             for n, label in [(1, "meaningful"), (2, "meaningful"), (3, "noise"), (4, "noise")]))
+    monkeypatch.setattr(audit_precision, "source_of", lambda project, roots: tmp_path)
+    monkeypatch.setattr(audit_precision, "mined", lambda source: [("oddity", f"a.py:{n}", [], f"why hack {n}?") for n in (1, 2, 3, 4)])
+    totals = audit_precision.score(labels, [tmp_path], {("o+p", "a.py:2"): "a test's own double", ("o+p", "a.py:3"): "test data"})
+    out = capsys.readouterr().out
+    assert "SET ASIDE (meaningful): o+p a.py:2: a test's own double" in out
+    assert "set aside by the agent: 1 meaningful, 1 noise, 0 unlabeled" in out
+    assert "overall precision 1/2 = 50.0%" in out
+    assert totals["oddity", "meaningful"] == 1 and totals["oddity", "noise"] == 1
