@@ -15,7 +15,8 @@ every commit is scored by what links it to the symptom's words:
 - the symptom's words in the subject and body, weighted by how rare each word is in
   this history (a word every commit uses says nothing);
 - the commit changed code: a merge, a release or changelog-only commit loses to the
-  commit whose diff is the fix; and of two commits linked alike, the smaller change (lines of code
+  commit whose diff is the fix, a subject announcing a feature ("Add X", "feat:") to a subject saying
+  nothing of a fix; and of two commits linked alike, the smaller change (lines of code
   and tests, ``--numstat``) is more likely the fix than a feature that rewrote the module;
 - the release the report says brought the bug ("since 3.5.0"): a commit new in it shipped with the
   bug and loses (``cc_hooks.record.releases``);
@@ -82,6 +83,9 @@ def is_chore(subject: str) -> bool:
     return bool(_CHORE_RE.search(subject))
 
 
+# A subject announcing a feature; "Add missing f-string", "Add check for ..." are fixes
+_FEATURE_RE = re.compile(r"^(?:feat(?:ure)?(?:\(.*?\))?!?:\s*|(?:add(?:s|ed)?|implement(?:s|ed)?|introduc\w*|new)\b)"
+                         r"(?!.*\b(?:missing|check)\b)", re.I)
 _DOCS_SUBJECT_RE = re.compile(r"^(docs?|chore|ci|style|test)(\(.*?\))?!?:", re.I)
 # A changelog line naming the identifier is not a change to it.
 _NOT_CODE = [f":(exclude,glob,icase){g}" for g in ("**/*.md", "**/*.rst", "**/*.txt", "**/*.adoc", "**/CHANGES*", "**/HISTORY*",
@@ -125,6 +129,7 @@ class Weights:
     diff_size: float = -3.0  # per log(1 + lines / SMALL_DIFF) of code and tests changed: of two commits linked alike, the small one is the fix
     changed_lines: float = 10.0  # a small diff holding all of a phrasing's rarest words
     changed_lines_size: float = 37.5  # the diff size (lines) at which that is worth 1 / (1 + log 2)
+    feature: float = -4.0  # the subject announces a feature ("Add X", "Implement Y") and says nothing of a fix
 
 
 WEIGHTS = Weights()
@@ -396,6 +401,9 @@ def _score_text(sha: str, date: str, subject: str, text_words: tuple[set[str], s
         return None
     if _FIXISH_RE.search(subject) or evidence.fix_noted:
         score += weights.fixish
+    elif _FEATURE_RE.search(subject):
+        score += weights.feature
+        reasons.append("its subject announces a feature")
     if _MERGE_RE.search(subject):
         score += weights.merge
         reasons.append("a merge (the change is its branch's)")

@@ -417,3 +417,23 @@ def test_a_merge_is_as_large_as_its_branch_and_a_docs_name_in_any_script_is_docs
     assert [round(c.score, 6) for c in found] == [round(small, 6)] * 2
     changed = evidence._changed_code(root, [merge], 30.0, merges=True)
     assert changed[merge] == ["x = 1", "x = 2"]  # no blank line between records counted as a changed line
+
+
+def test_a_feature_announcement_loses_to_the_change_linked_alike(tmp_path: Path, monkeypatch):
+    """Issue 20 (kombu, packaging): "Added connection.Pool.acquire_channel context manager" outranked the
+    fix the report's words pointed at as well. "Add missing ..." and "Add check for ..." are fixes."""
+    from cc_hooks.record import evidence
+
+    root = _bare(tmp_path, {"pool.py": "class Pool:\n    size = 1\n"})
+    _padding(root)
+    monkeypatch.setenv("GIT_AUTHOR_DATE", "2001-01-01T00:00:00+00:00")
+    feature = commit(root, "Add pool resize with reset", {"pool.py": "class Pool:\n    size = 2\n"})
+    monkeypatch.delenv("GIT_AUTHOR_DATE")
+    fix = commit(root, "Pool resize with reset", {"pool.py": "class Pool:\n    size = 3\n"})
+    _padding(root, 3, start=20)
+    result = triage(root, ["pool unusable after resize with reset"])
+    assert [c.fixes[0].full_sha for c in result.prior][:2] == [fix, feature]
+    assert "its subject announces a feature" in result.prior[1].matched_by
+    assert [bool(evidence._FEATURE_RE.search(s)) for s in ("feat(pool): resize", "Implement resize", "add missing f-string",
+                                                            "Add check for missing parenthesis", "Fix add()", "Support nested tuple unpacking in for loops")] \
+        == [True, True, False, False, False, False]
