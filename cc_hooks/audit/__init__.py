@@ -15,7 +15,7 @@ from typing import Iterable, Optional
 
 AUDIT_SECONDS = 60.0
 # Verbatim questions first: they are the ones the author asked for.
-AGENT_ORDER = ("coldstart", "caller", "symptom", "trailer", "decision", "oddity")
+AGENT_ORDER = ("coldstart", "caller", "symptom", "trailer", "decision", "oddity", "stale")
 
 
 def run_audit(

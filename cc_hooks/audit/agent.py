@@ -5,8 +5,8 @@ prompt, read-only tools (Read, Grep, Glob and read-only git through Bash), no ho
 servers and no saved session (the audit must not feed the record it audits, nor read anything but
 the repository), the caller's environment passed through, a timeout and a question limit. The answer must hold one JSON block grading every question sent; anything else is
 rejected (``AgentError``), never taken as a PASS. Grades merge with the program's: the
-stricter one wins. A question the program mined from the code (``MINED``) that the agent, having read
-the code around it, judges not worth a maintainer's minute is set aside with its reason: listed in the
+stricter one wins. A question the program mined from the code or the docs (``MINED``) that the agent,
+having read the code around it, judges not worth a maintainer's minute is set aside with its reason: listed in the
 report, not graded, never silently dropped. The record's own questions are always graded.
 """
 
@@ -26,17 +26,19 @@ from typing import Optional
 from cc_hooks.audit.result import FAIL, GRADES, PASS, UNTRACKED_HOME, WEAK, Graded, Question, stricter
 
 DEFAULT_TIMEOUT = 600.0
-MINED = frozenset({"oddity"})  # question kinds the program mined from the code, which the agent may set aside
+MINED = frozenset({"oddity", "stale"})  # question kinds the program mined from the code and docs, which the agent may set aside
 # What makes a mined question worth asking, for the agent, which reads the code around it (a pattern does not)
-WORTH_ASKING = """Questions marked (mined) were found by a program in the code. Read the code around each one. A mined
-question is worth asking when its answer is knowledge a newcomer lacks and the record should hold: why a
-workaround, hack or disabled test exists, whether the bug or limit behind it may have gone, what breaks if
-the line goes. Set it aside ("worth_asking": false, with "why_not" in one sentence) only when a maintainer
-would not want it asked:
+WORTH_ASKING = """Questions marked (mined) were found by a program in the code and the docs. Read the code or the doc around
+each one. A mined question is worth asking when its answer is knowledge a newcomer lacks and the record
+should hold: why a workaround, hack or disabled test exists, whether the bug or limit behind it may have
+gone, what breaks if the line goes, whether a doc still tells the truth about this repository.
+Set it aside ("worth_asking": false, with "why_not" in one sentence) only when a maintainer would not want it asked:
 - the comment or skip reason at that point gives a reason that cannot expire (a permanent limit of a
   platform, a protocol or the standard library), or the line is an ordinary idiom (a local import that
   breaks an import cycle, a retry or poll delay, a test's own double or monkeypatch, a demo's sleep);
 - the word is used in another sense, or the line is test data, a string, or code copied from another project;
+- a doc's "still true?" line is an example, a placeholder or a template, speaks of the reader's own
+  project or another repository, or records the past (a release note, a finished plan);
 - it is about the same matter as another question here (name that question's id in "why_not").
 When in doubt, keep it: a question set aside is one nobody will answer."""
 DEFAULT_MAX_QUESTIONS = 40

@@ -263,3 +263,18 @@ def test_any_answer_is_accepted_or_rejected_with_a_reason_never_crashes(data):
     else:
         assert set(answer.answers) == set(SENT)
         assert all(a["grade"] in ("PASS", "WEAK", "FAIL") for a in [*answer.answers.values(), *answer.extra])
+
+
+def test_a_stale_doc_question_is_sent_marked_mined_and_may_be_set_aside_with_its_reason():
+    """Issue 20: 26 of the 63 stale-doc questions of the labeled sets are noise (an example's branch, a
+    placeholder, another project's PR); the agent reads the doc line as it reads the code around an oddity."""
+    from cc_hooks.audit import AGENT_ORDER
+
+    stale = Question("stale:docs/how-to.rst:198", 'Is "PR #794 from user ``contributor``" (docs/how-to.rst:198) still true?', "stale")
+    assert "stale" in AGENT_ORDER
+    prompt = build_prompt([stale], "0" * 40, [])
+    assert "- [stale:docs/how-to.rst:198] (mined) Is" in prompt and "an example, a placeholder or a template" in prompt
+    answer = parse_answer(block([{"id": stale.id, "grade": "FAIL", "worth_asking": False, "why_not": "An example of a PR, not this repository's."}]),
+                          [stale.id])
+    graded, set_aside = merge([Graded(stale, FAIL, "docs/how-to.rst:198")], answer, 40)
+    assert graded == [] and set_aside == [{"id": stale.id, "question": stale.text, "why_not": "An example of a PR, not this repository's."}]
