@@ -26,6 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 KINDS = ("oddity", "stale")
+_MINED: dict = {}  # source -> its mined questions, for every set of one run
 
 
 def read_set(path: Path) -> dict[tuple[str, str], str]:
@@ -104,7 +105,9 @@ def score(set_file: Path, roots: list[Path], set_aside: dict | None = None) -> C
             continue
         counts: Counter = Counter()
         asked = set()
-        for kind, where, copies, text in mined(source):
+        if source not in _MINED:  # a project in several sets is mined once
+            _MINED[source] = mined(source)
+        for kind, where, copies, text in _MINED[source]:
             asked.update((where, *copies))
             label = label_of(labels, project, where, copies) or "unlabeled"
             if (project, where) in set_aside:

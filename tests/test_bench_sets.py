@@ -76,6 +76,7 @@ def test_a_question_the_agent_set_aside_leaves_the_precision_and_a_meaningful_on
     labels = tmp_path / "labels.tsv"
     labels.write_text("# header\n" + "".join(f"o+p\ta.py:{n}\t{label}\twhy\tno\n"
                                              for n, label in [(1, "meaningful"), (2, "meaningful"), (3, "noise"), (4, "noise")]))
+    monkeypatch.setattr(audit_precision, "_MINED", {})
     monkeypatch.setattr(audit_precision, "source_of", lambda project, roots: tmp_path)
     monkeypatch.setattr(audit_precision, "mined", lambda source: [("oddity", f"a.py:{n}", [], f"why hack {n}?") for n in (1, 2, 3, 4)])
     totals = audit_precision.score(labels, [tmp_path], {("o+p", "a.py:2"): "a test's own double", ("o+p", "a.py:3"): "test data"})
@@ -84,3 +85,16 @@ def test_a_question_the_agent_set_aside_leaves_the_precision_and_a_meaningful_on
     assert "set aside by the agent: 1 meaningful, 1 noise, 0 unlabeled" in out
     assert "overall precision 1/2 = 50.0%" in out
     assert totals["oddity", "meaningful"] == 1 and totals["oddity", "noise"] == 1
+
+
+def test_a_project_in_several_sets_is_mined_once(tmp_path, monkeypatch, capsys):
+    import audit_precision
+
+    labels = tmp_path / "labels.tsv"
+    labels.write_text("o+p\ta.py:1\tmeaningful\twhy\tno\n")
+    calls = []
+    monkeypatch.setattr(audit_precision, "_MINED", {})
+    monkeypatch.setattr(audit_precision, "source_of", lambda project, roots: tmp_path)
+    monkeypatch.setattr(audit_precision, "mined", lambda source: calls.append(source) or [("oddity", "a.py:1", [], "why hack?")])
+    assert audit_precision.main(["--clones", str(tmp_path), "--set", str(labels), "--set", str(labels)]) == 0
+    assert calls == [tmp_path] and capsys.readouterr().out.count("overall precision 1/1 = 100.0%") == 2
