@@ -6,7 +6,7 @@ servers and no saved session (the audit must not feed the record it audits, nor 
 the repository), the caller's environment passed through, a timeout and a question limit. The answer must hold one JSON block grading every question sent; anything else is
 rejected (``AgentError``), never taken as a PASS. Grades merge with the program's: the
 stricter one wins. A question the program mined from the code or the docs (``MINED``) that the agent,
-having read the code around it, judges not worth a maintainer's minute is set aside with its reason: listed in the
+having read the code or the doc around it, judges not worth a maintainer's minute is set aside with its reason: listed in the
 report, not graded, never silently dropped. The record's own questions are always graded.
 """
 
@@ -27,7 +27,7 @@ from cc_hooks.audit.result import FAIL, GRADES, PASS, UNTRACKED_HOME, WEAK, Grad
 
 DEFAULT_TIMEOUT = 600.0
 MINED = frozenset({"oddity", "stale"})  # question kinds the program mined from the code and docs, which the agent may set aside
-# What makes a mined question worth asking, for the agent, which reads the code around it (a pattern does not)
+# What makes a mined question worth asking, for the agent, which reads the code or doc around it (a pattern does not)
 WORTH_ASKING = """Questions marked (mined) were found by a program in the code and the docs. Read the code or the doc around
 each one. A mined question is worth asking when its answer is knowledge a newcomer lacks and the record
 should hold: why a workaround, hack or disabled test exists, whether the bug or limit behind it may have
