@@ -29,13 +29,14 @@ KINDS = ("oddity", "stale")
 _MINED: dict = {}  # source -> its mined questions, for every set of one run
 
 
+def _rows(path: Path) -> list[list[str]]:
+    """The tab-separated fields of each line of a bench file, comments and blank lines left out."""
+    return [line.split("\t") for line in path.read_text(encoding="utf-8").splitlines() if line.strip() and not line.startswith("#")]
+
+
 def read_set(path: Path) -> dict[tuple[str, str], str]:
-    labels: dict[tuple[str, str], str] = {}
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if line.strip() and not line.startswith("#"):
-            project, where, label = line.split("\t")[:3]
-            labels[project, where] = label
-    return labels
+    """(project, where) -> meaningful or noise."""
+    return {(project, where): label for project, where, label, *_ in _rows(path)}
 
 
 def source_of(project: str, roots: list[Path]):
@@ -81,8 +82,7 @@ def mined(source: Path) -> list[tuple[str, str, list[str], str]]:
 
 def read_set_aside(path: Path) -> dict[tuple[str, str], str]:
     """(project, where) -> the agent's reason for setting that mined question aside."""
-    rows = [line.split("\t") for line in path.read_text(encoding="utf-8").splitlines() if line.strip() and not line.startswith("#")]
-    return {(project, where): why.strip() for project, where, why in rows}
+    return {(project, where): why.strip() for project, where, why in _rows(path)}
 
 
 def label_of(labels: dict, project: str, where: str, copies: list[str]):

@@ -26,7 +26,6 @@ comma-separated positions (decoded only for the words a query asks about):
 
 from __future__ import annotations
 
-import html
 import re
 from typing import Optional
 
@@ -224,6 +223,8 @@ def _entries(patch: str) -> list[tuple[str, list[str], bool]]:
     """The entries of the lines a patch adds, and whether each is a fix (its text says "Fixed", it sits
     under a "Fixed"/"Bug fixes" heading the patch adds, or it is a towncrier ``N.bugfix`` fragment): a
     bullet starts one, a heading or a blank line ends one."""
+    import html  # here: only an index being extended reads patches
+
     entries: list[tuple[str, list[str], bool]] = []
     current: list[str] = []
     fragment: list[str] = []
