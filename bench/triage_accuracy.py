@@ -74,13 +74,21 @@ def main(argv=None) -> int:
     parser.add_argument("--set", required=True, type=Path, dest="set_file")
     parser.add_argument("-v", "--verbose", action="store_true")
     parser.add_argument("--baseline", action="store_true", help="use the cc_hooks on PYTHONPATH instead of this checkout's")
+    parser.add_argument("--agent-prompts", type=Path, metavar="DIR",
+                        help="write the prompt `triage --agent` would send for each symptom to DIR/<set>-<n>.md (the program's order is scored)")
+    parser.add_argument("--agent-answers", type=Path, metavar="DIR",
+                        help="score with the agent's answers DIR/<set>-<n>.json (the text of its reply) ordering the candidates")
     args = parser.parse_args(argv)
     items = read_set(args.set_file)
     top1 = top3 = alarms = true_alarms = 0
     started = time.perf_counter()
-    for sha, phrasings, gone in items:
+    answered = 0
+    for number, (sha, phrasings, gone) in enumerate(items, 1):
         truth = set().union(*(true_fixes(args.repo, one) for one in shas(sha)))
-        result = triage(args.repo, phrasings, timeout=120.0)
+        name = f"{args.set_file.stem}-{number:02d}"
+        agent = stand_in(args.agent_prompts, args.agent_answers, name) if args.agent_prompts or args.agent_answers else None
+        result = triage(args.repo, phrasings, timeout=120.0, agent=agent)
+        answered += bool(result.agent) and not result.agent.get("error")
         found = candidates(result)
         labeled = {_git(args.repo, "rev-parse", f"{one}^{{commit}}").strip() for one in shas(sha)}
         place = next((i + 1 for i, c in enumerate(found) if c in truth or (i < 3 and merged_by(args.repo, c, labeled))), None)
@@ -104,8 +112,25 @@ def main(argv=None) -> int:
     elapsed = time.perf_counter() - started
     print(f"{args.set_file.name} on {args.repo.name}: {n} symptoms; top-1 {top1}/{n} = {top1 / n:.0%}; top-3 {top3}/{n} = {top3 / n:.0%}; "
           f"false regression alarms {alarms} (true alarms {true_alarms} of {sum(g for _, _, g in items)} fixes labeled gone); "
-          f"{elapsed / n:.1f} s per triage")
+          f"{elapsed / n:.1f} s per triage" + (f"; agent answers {answered}/{n}" if args.agent_answers else ""))
     return 0
+
+
+def stand_in(prompts: Path | None, answers: Path | None, name: str):
+    """The agent of ``triage --agent`` for the bench: its prompt written to ``prompts``, its answer read
+    from ``answers`` (written by whoever stood in for the model), through the command's own parser."""
+    from cc_hooks.record.triage_agent import AgentError, build_prompt, parse_answer
+
+    def agent(phrasings, shown):
+        if prompts:
+            prompts.mkdir(parents=True, exist_ok=True)
+            (prompts / f"{name}.md").write_text(build_prompt(phrasings, shown), encoding="utf-8")
+        answer = answers / f"{name}.json" if answers else None
+        if answer is None or not answer.exists():
+            raise AgentError(f"no answer {name}.json")
+        return parse_answer(answer.read_text(encoding="utf-8"), [s.id for s in shown])
+
+    return agent
 
 
 if __name__ == "__main__":

@@ -15,14 +15,13 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
-import signal
-import subprocess
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
+from cc_hooks import claude_print
+from cc_hooks.claude_print import NO_HOOKS, ClaudeError, result_text
 from cc_hooks.audit.result import FAIL, GRADES, PASS, UNTRACKED_HOME, WEAK, Graded, Question, stricter
 
 DEFAULT_TIMEOUT = 600.0
@@ -47,12 +46,19 @@ ALLOWED_TOOLS = (
     "Bash(git log:*)", "Bash(git show:*)", "Bash(git blame:*)", "Bash(git grep:*)",
     "Bash(git status:*)", "Bash(git ls-files:*)", "Bash(git check-ignore:*)",
 )
-NO_HOOKS = json.dumps({"disableAllHooks": True})
 _JSON_BLOCK_RE = re.compile(r"```(?:json)?[ \t]*\n(.*?)\n?```", re.DOTALL | re.IGNORECASE)
 
 
-class AgentError(Exception):
+class AgentError(ClaudeError):
     """The agent could not run, or its answer is malformed; the message says why."""
+
+
+def find_claude(explicit: Optional[str] = None) -> Path:
+    """The Claude Code CLI: ``explicit`` (``--claude``), else ``claude`` on PATH."""
+    try:
+        return claude_print.find_claude(explicit)
+    except ClaudeError as exc:
+        raise AgentError(str(exc)) from None
 
 
 @dataclass
@@ -62,19 +68,6 @@ class AgentAnswer:
     cli: str = ""
     duration: float = 0.0
     sent: list[str] = field(default_factory=list)
-
-
-def find_claude(explicit: Optional[str] = None) -> Path:
-    """The Claude Code CLI: ``explicit`` (``--claude``), else ``claude`` on PATH."""
-    if explicit:
-        path = Path(explicit).expanduser()
-        if not (path.is_file() and os.access(path, os.X_OK)):
-            raise AgentError(f"--claude {explicit}: not an executable file")
-        return path
-    found = shutil.which("claude")
-    if found is None:
-        raise AgentError("the Claude Code CLI (`claude`) is not on PATH; install it or pass --claude PATH")
-    return Path(found)
 
 
 def build_prompt(questions: list[Question], head: str, absent: list[str]) -> str:
@@ -114,60 +107,22 @@ def run_agent(claude: Path, cwd: Path, questions: list[Question], head: str, abs
             "--settings", NO_HOOKS, "--no-session-persistence", "--strict-mcp-config",
             "--allowedTools", *ALLOWED_TOOLS, "--", prompt]
     started = time.monotonic()
-    stdout, stderr, code = _execute(argv, cwd, dict(os.environ if env is None else env), timeout)
+    try:
+        stdout, stderr, code = claude_print.execute(argv, cwd, dict(os.environ if env is None else env), timeout)
+    except ClaudeError as exc:
+        raise AgentError(str(exc)) from None
     answer = parse_output(stdout, stderr, code, [q.id for q in questions])
     answer.cli, answer.duration, answer.sent = str(claude), round(time.monotonic() - started, 2), [q.id for q in questions]
     return answer
 
 
-def _execute(argv: list[str], cwd: Path, env: dict, timeout: float) -> tuple[str, str, int]:
-    try:
-        proc = subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True, encoding="utf-8", errors="replace",
-                                start_new_session=True)
-    except OSError as exc:
-        raise AgentError(f"cannot run {argv[0]}: {exc}") from exc
-    try:
-        stdout, stderr = proc.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        _kill(proc)
-        raise AgentError(f"claude did not answer within {timeout:g}s (--timeout)") from None
-    except BaseException:  # Ctrl-C, SIGTERM: the agent and its tools go too
-        _kill(proc)
-        raise
-    return stdout, stderr, proc.returncode
-
-
-def _kill(proc: subprocess.Popen) -> None:
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except OSError:
-        pass
-    try:
-        proc.communicate(timeout=10)
-    except (subprocess.TimeoutExpired, ValueError, OSError):
-        pass
-
-
 def parse_output(stdout: str, stderr: str, code: int, sent: list[str]) -> AgentAnswer:
     """Validate ``claude -p --output-format json`` output; AgentError says what is wrong."""
-    output = None
-    for line in reversed(stdout.strip().splitlines()):
-        try:
-            candidate = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(candidate, dict):
-            output = candidate
-            break
-    if code != 0 and output is None:
-        last = (stderr.strip().splitlines() or stdout.strip().splitlines() or [""])[-1]
-        raise AgentError(f"claude exited {code}: {last[:300]}")
-    if output is None:
-        raise AgentError("claude printed no JSON result (expected --output-format json)")
-    if output.get("is_error") or output.get("subtype") not in (None, "success"):
-        raise AgentError(f"claude reported an error: {str(output.get('result') or output.get('subtype'))[:300]}")
-    return parse_answer(str(output.get("result", "")), sent)
+    try:
+        text = result_text(stdout, stderr, code)
+    except ClaudeError as exc:
+        raise AgentError(str(exc)) from None
+    return parse_answer(text, sent)
 
 
 def parse_answer(text: str, sent: list[str]) -> AgentAnswer:

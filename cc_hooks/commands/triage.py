@@ -49,8 +49,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--plain", action="store_true",
                         help="plain markdown even on a terminal (the default when stdout is not a terminal)")
     parser.add_argument("--project", metavar="DIR", default=".", help=PROJECT_HELP)
+    parser.add_argument("--agent", action="store_true",
+                        help="also have your own `claude -p` read the best candidates' messages and diffs and order them")
+    parser.add_argument("--claude", metavar="PATH", help="the Claude Code CLI to run for --agent (default: `claude` on PATH)")
+    parser.add_argument("--timeout", metavar="SECONDS", type=float, default=300.0, help="how long --agent may take (default 300)")
     parser.epilog = ("Exit status: 0 whenever the search ran, whatever the verdict (KNOWN, KNOWN-BUT-FIX-INTACT, NOVEL); "
-                     "2 when it could not (not a git repository, git failing).")
+                     "2 when it could not (not a git repository, git failing) or --agent failed (the program's order is shown).")
 
 
 def run(args) -> int:
@@ -66,8 +70,9 @@ def run(args) -> int:
         state_dir(root, create=True)  # where the history index is remembered (cc_hooks.record.history_index)
     except OSError:
         pass  # a read-only repository: the index is built each run
+    agent = _agent(args, root) if args.agent else None
     try:
-        result = triage(root, args.symptom)
+        result = triage(root, args.symptom, agent=agent)
     except GitError as exc:
         raise CliError(str(exc), 2) from exc
     if args.json:
@@ -80,7 +85,24 @@ def run(args) -> int:
         from cc_hooks.printable import printable
 
         print(printable(render_markdown(result)))
+    if result.agent.get("error"):
+        from cc_hooks.printable import clean
+
+        print(f"cc-hooks triage: --agent failed, the program's order is shown: {clean(result.agent['error'])}", file=sys.stderr)
+        return 2
     return 0
+
+
+def _agent(args, root: Path):
+    """``--agent``: the user's ``claude -p``, in the project, ordering the candidates it is shown."""
+    from cc_hooks.cli import CliError
+    from cc_hooks.record.triage_agent import AgentError, find_claude, run_agent
+
+    try:
+        claude = find_claude(args.claude)
+    except AgentError as exc:
+        raise CliError(str(exc), 2) from exc
+    return lambda phrasings, shown: run_agent(claude, root, phrasings, shown, timeout=args.timeout)
 
 
 def _repo_root(path: Path) -> Optional[Path]:
@@ -200,6 +222,7 @@ class TriageResult:
     mentions: list[dict] = field(default_factory=list)  # commits whose message matches but are no fix
     gaps: list[str] = field(default_factory=list)
     searched: dict = field(default_factory=dict)
+    agent: dict = field(default_factory=dict)  # --agent: {"cli", "duration", "sent"} or {"error"}
 
     @property
     def label(self) -> str:
@@ -225,7 +248,9 @@ class TriageResult:
 # --- the search -----------------------------------------------------------------------
 
 
-def triage(root: Path, symptoms: list[str], config=None, timeout: float = 30.0) -> TriageResult:
+def triage(root: Path, symptoms: list[str], config=None, timeout: float = 30.0, agent=None) -> TriageResult:
+    """``agent``: a callable ``(phrasings, shown) -> triage_agent.Ordering`` (``--agent``: the user's
+    ``claude -p``) that orders the program's best candidates; when it fails, the program's order stands."""
     from cc_hooks.config import load_config_or_default
     from cc_hooks.record.trailers import FixRule, read_commits
 
@@ -274,7 +299,7 @@ def triage(root: Path, symptoms: list[str], config=None, timeout: float = 30.0) 
         prior[("commit", sha)] = PriorCause("trailer", symptom, subject, how_trailer, fix=subject, fixes=[FixStatus(sha)])
         if not any(match_any([Phrasing.of(s)], e.observable) for s in symptoms for e in (ledger.entries if ledger else [])):
             result.gaps.append(f"`Symptom: {symptom}` ({sha[:12]}) has no {config.record.symptoms} entry")
-    _add_history(root, result, prior, phrasings, index, config, rule, timeout)
+    _add_history(root, result, prior, phrasings, index, config, rule, timeout, agent)
 
     result.prior = list(prior.values())
     _check_fixes(root, result.prior, index, others, timeout)
@@ -300,7 +325,8 @@ def _nothing_to_lose(cause: "PriorCause") -> bool:
 HISTORY_CAUSES = 3  # ranked commits shown as prior causes; the first alone can make the verdict
 
 
-def _add_history(root: Path, result: TriageResult, prior: dict, phrasings: list[Phrasing], index, config, rule, timeout: float) -> None:
+def _add_history(root: Path, result: TriageResult, prior: dict, phrasings: list[Phrasing], index, config, rule, timeout: float,
+                 agent=None) -> None:
     """Past fixes found by evidence in commits HEAD shipped that the record does not already name
     (cc_hooks.record.evidence): a commit only on another branch is no lead for a symptom seen here."""
     from cc_hooks.record.evidence import STRONG, rank
@@ -308,9 +334,12 @@ def _add_history(root: Path, result: TriageResult, prior: dict, phrasings: list[
     named = tuple(f.sha.lower() for cause in prior.values() for f in cause.fixes)
     record = (config.record.symptoms, config.record.decisions)
     ranked = rank(root, [p.text for p in phrasings], index, timeout, limit=HISTORY_CAUSES + 5, record_files=record, exclude=named)
+    is_fix = {c.sha: c.score >= STRONG for c in ranked}
+    if agent is not None and ranked:
+        ranked, is_fix = _agent_order(root, result, [p.text for p in phrasings], ranked, agent, timeout)
     shown = 0
     for candidate in ranked:
-        if candidate.score >= STRONG and shown < HISTORY_CAUSES:
+        if is_fix[candidate.sha] and shown < HISTORY_CAUSES:
             shown += 1
             prior[("commit", candidate.sha)] = PriorCause("commit", candidate.subject, candidate.subject, candidate.why,
                                                           fixes=[FixStatus(candidate.sha)], rank=shown, score=round(candidate.score, 1))
@@ -318,6 +347,26 @@ def _add_history(root: Path, result: TriageResult, prior: dict, phrasings: list[
                 result.gaps.append(f"fix commit {candidate.sha[:12]} \"{candidate.subject}\" has no `Symptom:` trailer")
         else:
             result.mentions.append({"sha": candidate.sha, "date": candidate.date, "subject": candidate.subject, "matched_by": candidate.why})
+
+
+def _agent_order(root: Path, result: TriageResult, phrasings: list[str], ranked: list, agent, timeout: float) -> tuple[list, dict]:
+    """The candidates in the agent's order, and which it says fix the symptom (its reason first among
+    each one's); when it fails, the program's order, and ``result.agent`` says why."""
+    from cc_hooks.record.evidence import STRONG
+    from cc_hooks.record.triage_agent import AgentError, show
+
+    shown = show(root, ranked, timeout)
+    try:
+        ordering = agent(phrasings, shown)
+    except AgentError as exc:
+        result.agent = {"error": str(exc)}
+        return ranked, {c.sha: c.score >= STRONG for c in ranked}
+    by_id = {s.id: c for s, c in zip(shown, ranked)}
+    for cid, candidate in by_id.items():
+        verdict = "a fix" if ordering.fix[cid] else "not the fix"
+        candidate.reasons.insert(0, f"agent: {verdict}" + (f" ({ordering.why[cid]})" if ordering.why[cid] else ""))
+    result.agent = {"duration": ordering.duration, "sent": len(shown), "fixes": sum(ordering.fix.values())}
+    return [by_id[cid] for cid in ordering.order], {by_id[cid].sha: ordering.fix[cid] for cid in ordering.order}
 
 
 def _superseded(root: Path, result: TriageResult, timeout: float) -> None:
@@ -631,12 +680,23 @@ def render_markdown(result: TriageResult) -> str:
     if result.mentions:
         lines += ["", "**Weaker leads** (less evidence):"] + [f"- `{m['sha'][:12]}` {m['date'][:10]} {m['subject']} — {m['matched_by']}"
                                                               for m in result.mentions]
+    lines += _agent_lines(result)
     lines += ["", "**Record gaps found**:" if result.gaps else "**Record gaps found**: none"]
     lines += [f"- {gap}" for gap in result.gaps]
     searched = result.searched
     lines += ["", f"Searched {searched.get('commits', 0)} commits on all refs, {searched.get('symptom_entries', 0)} SYMPTOMS.md entries, "
               f"{searched.get('decisions', 0)} DECISIONS.md entries."]
     return "\n".join(lines)
+
+
+def _agent_lines(result: TriageResult) -> list[str]:
+    agent = result.agent
+    if not agent:
+        return []
+    if agent.get("error"):
+        return ["", f"**Agent**: failed, the program's order is shown ({agent['error']})"]
+    return ["", f"**Agent**: ordered the {agent['sent']} best candidates in {agent['duration']:g}s; "
+                f"{agent['fixes']} of them fix this symptom, it says (its reason leads each one's)"]
 
 
 def render_rich(result: TriageResult) -> None:
@@ -671,6 +731,8 @@ def render_rich(result: TriageResult) -> None:
                              printable(cause.guard or "none recorded"), fix.sha[:12] if fix else "none recorded",
                              (fix.date or "")[:10] if fix else "", present])
         print_table("", columns, rows, plain=False)
+    for line in _agent_lines(result)[1:]:
+        console.print(printable(line.replace("**", "")), markup=False, highlight=False)
     for title, items in (
         ("Already ruled out", [f"{r['hypothesis']} — {r['evidence'] or 'no evidence recorded'} {r['date'] or ''}" for r in result.ruled_out]),
         ("Recorded discriminators", [f"{d['cause']}: {d['discriminator']}" for d in result.discriminators]),

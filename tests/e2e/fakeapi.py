@@ -7,7 +7,8 @@ The CLI (``ANTHROPIC_BASE_URL=fake.base_url``) sends three kinds of ``POST /v1/m
 - *summaries* (compaction): recognised by the summary prompt in the last user message and
   answered with ``summary_text`` (never taken from the queue);
 - *side requests* (title generation, quota probes, ...): recognised as requests without tools
-  that are not summaries, answered with a short text, never from the queue.
+  that are not summaries, answered with a short text, never from the queue; but a session run with
+  no tools at all (``claude -p --tools ""``) is a turn when its system prompt holds ``toolless_marker``.
 
 Every request is logged in order (``requests``) with its parsed body and its kind, so a test
 can assert what reached the model. ``POST /v1/messages/count_tokens`` answers an estimate; any
@@ -153,6 +154,7 @@ class FakeAnthropic:
         self.summary_text = summary_text
         self.side_text = "Fake side answer"
         self.unscripted_text = "ok"
+        self.toolless_marker: Optional[str] = None  # in the system prompt of a tool-less session's turns
         # How many input tokens a turn reports; a realistic estimate lets auto compaction fire.
         self.usage_input_tokens: Callable[[Any], int] = lambda body: 100
         self.max_lifetime = max_lifetime
@@ -264,12 +266,15 @@ class FakeAnthropic:
     def answer_messages(self, body: Any, entry: LoggedRequest) -> tuple[Turn, int]:
         if is_summary_request(body):
             entry.kind, turn = "summary", text_turn(self.summary_text)
-        elif isinstance(body, dict) and body.get("tools"):
+        elif isinstance(body, dict) and (body.get("tools") or self._toolless_turn(body)):
             entry.kind, turn = "turn", self._next_turn()
         else:
             entry.kind, turn = "side", text_turn(self.side_text)
         entry.answer = turn.text[:80] + "".join(f" [{name}]" for name, _ in turn.tool_uses)
         return turn, self.usage_input_tokens(body)
+
+    def _toolless_turn(self, body: dict) -> bool:
+        return bool(self.toolless_marker) and any(self.toolless_marker in s for s in _strings(body.get("system")))
 
     def new_id(self, prefix: str) -> str:
         return f"{prefix}_fake{next(self._ids):06d}"
