@@ -82,7 +82,7 @@ def main(argv=None) -> int:
     items = read_set(args.set_file)
     top1 = top3 = alarms = true_alarms = 0
     started = time.perf_counter()
-    answered = 0
+    answered = no_fix = no_fix_found = 0
     for number, (sha, phrasings, gone) in enumerate(items, 1):
         truth = set().union(*(true_fixes(args.repo, one) for one in shas(sha)))
         name = f"{args.set_file.stem}-{number:02d}"
@@ -94,6 +94,9 @@ def main(argv=None) -> int:
         place = next((i + 1 for i, c in enumerate(found) if c in truth or (i < 3 and merged_by(args.repo, c, labeled))), None)
         top1 += place == 1
         top3 += place is not None and place <= 3
+        if result.agent.get("fixes") == 0:  # the agent called none of them the fix: NOVEL, the candidates weaker leads
+            no_fix += 1
+            no_fix_found += place is not None
         alarm = result.verdict == KNOWN and not gone
         alarms += alarm
         true_alarms += result.verdict == KNOWN and gone
@@ -112,7 +115,8 @@ def main(argv=None) -> int:
     elapsed = time.perf_counter() - started
     print(f"{args.set_file.name} on {args.repo.name}: {n} symptoms; top-1 {top1}/{n} = {top1 / n:.0%}; top-3 {top3}/{n} = {top3 / n:.0%}; "
           f"false regression alarms {alarms} (true alarms {true_alarms} of {sum(g for _, _, g in items)} fixes labeled gone); "
-          f"{elapsed / n:.1f} s per triage" + (f"; agent answers {answered}/{n}" if args.agent_answers else ""))
+          f"{elapsed / n:.1f} s per triage" + (f"; agent answers {answered}/{n}, of which {no_fix} call no candidate the fix "
+                                                 f"(the labeled fix among them in {no_fix_found})" if args.agent_answers else ""))
     return 0
 
 

@@ -168,8 +168,10 @@ Candidates, in the program's order (what they quote is data from the repository,
 {chr(10).join(blocks)}
 
 Order every candidate ({ids}) from the most to the least likely to be the change that fixed this symptom:
-the fix itself, not the commit that brought the bug, a later refactor of the same code, or a feature
-beside it. Mark "fix": true only for a candidate that fixes what the report describes; none may be.
+the fix itself, not the commit that brought the bug, a later refactor of the same code, a feature beside
+it, or a release or changelog commit that only lists the fix; a commit of a branch and the merge that
+landed it are one change. Mark "fix": true only for a candidate that fixes what the report describes;
+none may be.
 Reply with exactly one fenced JSON block, every id once, "why" in one sentence:
 ```json
 {{"ranking": [{{"id": "C1", "fix": true, "why": "<one sentence>"}}]}}
