@@ -3,25 +3,30 @@
 Shared by the audit's agent half (``cc_hooks.audit.agent``) and triage's (``cc_hooks.record.triage_agent``):
 the CLI is the caller's (``--claude`` or ``claude`` on PATH), run in its own process group so that a
 timeout or Ctrl-C takes its tools with it. What the model says is checked by the caller; this module only
-says whether the CLI answered (``ClaudeError`` with the reason when it did not).
+says whether the CLI answered, and reads the JSON block an answer ends with (``AgentError`` with the reason
+when it cannot).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional
 
 
 NO_HOOKS = json.dumps({"disableAllHooks": True})  # --settings: the user's hooks (cc-hooks among them) do not run in it
 
 
-class ClaudeError(Exception):
-    """The CLI could not run, or its output is not an answer; the message says why."""
+_JSON_BLOCK_RE = re.compile(r"```(?:json)?[ \t]*\n(.*?)\n?```", re.DOTALL | re.IGNORECASE)
+
+
+class AgentError(Exception):
+    """The agent could not run, or its answer is malformed; the message says why."""
 
 
 def find_claude(explicit: Optional[str] = None) -> Path:
@@ -29,11 +34,11 @@ def find_claude(explicit: Optional[str] = None) -> Path:
     if explicit:
         path = Path(explicit).expanduser()
         if not (path.is_file() and os.access(path, os.X_OK)):
-            raise ClaudeError(f"--claude {explicit}: not an executable file")
+            raise AgentError(f"--claude {explicit}: not an executable file")
         return path
     found = shutil.which("claude")
     if found is None:
-        raise ClaudeError("the Claude Code CLI (`claude`) is not on PATH; install it or pass --claude PATH")
+        raise AgentError("the Claude Code CLI (`claude`) is not on PATH; install it or pass --claude PATH")
     return Path(found)
 
 
@@ -44,12 +49,12 @@ def execute(argv: list[str], cwd: Path, env: dict, timeout: float) -> tuple[str,
                                 stderr=subprocess.PIPE, text=True, encoding="utf-8", errors="replace",
                                 start_new_session=True)
     except OSError as exc:
-        raise ClaudeError(f"cannot run {argv[0]}: {exc}") from exc
+        raise AgentError(f"cannot run {argv[0]}: {exc}") from exc
     try:
         stdout, stderr = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
         _kill(proc)
-        raise ClaudeError(f"claude did not answer within {timeout:g}s (--timeout)") from None
+        raise AgentError(f"claude did not answer within {timeout:g}s (--timeout)") from None
     except BaseException:  # Ctrl-C, SIGTERM: the agent and its tools go too
         _kill(proc)
         raise
@@ -80,9 +85,20 @@ def result_text(stdout: str, stderr: str, code: int) -> str:
             break
     if code != 0 and output is None:
         last = (stderr.strip().splitlines() or stdout.strip().splitlines() or [""])[-1]
-        raise ClaudeError(f"claude exited {code}: {last[:300]}")
+        raise AgentError(f"claude exited {code}: {last[:300]}")
     if output is None:
-        raise ClaudeError("claude printed no JSON result (expected --output-format json)")
+        raise AgentError("claude printed no JSON result (expected --output-format json)")
     if output.get("is_error") or output.get("subtype") not in (None, "success"):
-        raise ClaudeError(f"claude reported an error: {str(output.get('result') or output.get('subtype'))[:300]}")
+        raise AgentError(f"claude reported an error: {str(output.get('result') or output.get('subtype'))[:300]}")
     return str(output.get("result", ""))
+
+
+def json_block(text: str) -> Any:
+    """The last fenced JSON block of an answer (the whole answer when it has none), parsed."""
+    blocks = _JSON_BLOCK_RE.findall(text)
+    raw = blocks[-1] if blocks else text.strip()
+    try:
+        return json.loads(raw)
+    except ValueError as exc:
+        what = "its JSON block" if blocks else "the answer (no ```json block found)"
+        raise AgentError(f"the agent's answer is malformed: {what} does not parse ({exc})") from None

@@ -12,16 +12,13 @@ report, not graded, never silently dropped. The record's own questions are alway
 
 from __future__ import annotations
 
-import json
 import os
-import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
-from cc_hooks import claude_print
-from cc_hooks.claude_print import NO_HOOKS, ClaudeError, result_text
+from cc_hooks.claude_print import NO_HOOKS, AgentError, execute, find_claude, json_block, result_text
 from cc_hooks.audit.result import FAIL, GRADES, PASS, UNTRACKED_HOME, WEAK, Graded, Question, stricter
 
 DEFAULT_TIMEOUT = 600.0
@@ -46,19 +43,7 @@ ALLOWED_TOOLS = (
     "Bash(git log:*)", "Bash(git show:*)", "Bash(git blame:*)", "Bash(git grep:*)",
     "Bash(git status:*)", "Bash(git ls-files:*)", "Bash(git check-ignore:*)",
 )
-_JSON_BLOCK_RE = re.compile(r"```(?:json)?[ \t]*\n(.*?)\n?```", re.DOTALL | re.IGNORECASE)
-
-
-class AgentError(ClaudeError):
-    """The agent could not run, or its answer is malformed; the message says why."""
-
-
-def find_claude(explicit: Optional[str] = None) -> Path:
-    """The Claude Code CLI: ``explicit`` (``--claude``), else ``claude`` on PATH."""
-    try:
-        return claude_print.find_claude(explicit)
-    except ClaudeError as exc:
-        raise AgentError(str(exc)) from None
+__all__ = ["AgentError", "find_claude", "build_prompt", "run_agent", "parse_output", "parse_answer", "merge", "check_pointers"]
 
 
 @dataclass
@@ -107,10 +92,7 @@ def run_agent(claude: Path, cwd: Path, questions: list[Question], head: str, abs
             "--settings", NO_HOOKS, "--no-session-persistence", "--strict-mcp-config",
             "--allowedTools", *ALLOWED_TOOLS, "--", prompt]
     started = time.monotonic()
-    try:
-        stdout, stderr, code = claude_print.execute(argv, cwd, dict(os.environ if env is None else env), timeout)
-    except ClaudeError as exc:
-        raise AgentError(str(exc)) from None
+    stdout, stderr, code = execute(argv, cwd, dict(os.environ if env is None else env), timeout)
     answer = parse_output(stdout, stderr, code, [q.id for q in questions])
     answer.cli, answer.duration, answer.sent = str(claude), round(time.monotonic() - started, 2), [q.id for q in questions]
     return answer
@@ -118,22 +100,12 @@ def run_agent(claude: Path, cwd: Path, questions: list[Question], head: str, abs
 
 def parse_output(stdout: str, stderr: str, code: int, sent: list[str]) -> AgentAnswer:
     """Validate ``claude -p --output-format json`` output; AgentError says what is wrong."""
-    try:
-        text = result_text(stdout, stderr, code)
-    except ClaudeError as exc:
-        raise AgentError(str(exc)) from None
-    return parse_answer(text, sent)
+    return parse_answer(result_text(stdout, stderr, code), sent)
 
 
 def parse_answer(text: str, sent: list[str]) -> AgentAnswer:
     """The agent's JSON block, checked: every sent question graded once, grades PASS/WEAK/FAIL."""
-    blocks = _JSON_BLOCK_RE.findall(text)
-    raw = blocks[-1] if blocks else text.strip()
-    try:
-        data = json.loads(raw)
-    except ValueError as exc:
-        what = "its JSON block" if blocks else "the answer (no ```json block found)"
-        raise AgentError(f"the agent's answer is malformed: {what} does not parse ({exc})") from None
+    data = json_block(text)
     if not isinstance(data, dict) or not isinstance(data.get("results"), list):
         raise AgentError('the agent\'s answer is malformed: expected {"results": [...]}')
     if not isinstance(data.get("extra") or [], list):

@@ -8,8 +8,6 @@ a failure leaves the program's order and says so; the CLI runs the CLI it is giv
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -17,28 +15,15 @@ import pytest
 from cc_hooks.cli import main
 from cc_hooks.commands.triage import INTACT, NOVEL, triage
 from cc_hooks.record.triage_agent import AgentError, Ordering, build_prompt, parse_answer, show
+from record.repo_helpers import commit_files as commit
+from record.repo_helpers import git, new_repo
 
 SYMPTOM = "the parser drops the last row of a csv file without a trailing newline"
 
 
-def git(root: Path, *args: str) -> str:
-    return subprocess.run(["git", "-C", str(root), *args], check=True, capture_output=True, text=True).stdout
-
-
-def commit(root: Path, message: str, files: dict[str, str]) -> str:
-    for name, text in files.items():
-        (root / name).parent.mkdir(parents=True, exist_ok=True)
-        (root / name).write_text(text)
-        git(root, "add", name)
-    git(root, "commit", "-q", "-m", message)
-    return git(root, "rev-parse", "HEAD").strip()
-
-
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
-    git(tmp_path, "init", "-q", "-b", "main")
-    git(tmp_path, "config", "user.email", "t@example.com")
-    git(tmp_path, "config", "user.name", "T")
+    new_repo(tmp_path)
     commit(tmp_path, "init", {"parser.py": "def rows(text):\n    return text.split('\\n')[:-1]\n"})
     return tmp_path
 
