@@ -75,7 +75,8 @@ def main(argv=None) -> int:
     parser.add_argument("-v", "--verbose", action="store_true")
     parser.add_argument("--baseline", action="store_true", help="use the cc_hooks on PYTHONPATH instead of this checkout's")
     parser.add_argument("--agent-prompts", type=Path, metavar="DIR",
-                        help="write the prompt `triage --agent` would send for each symptom to DIR/<set>-<n>.md (the program's order is scored)")
+                        help="write the prompt `triage --agent` would send for each symptom to DIR/<set>-<n>.md (the program's order is "
+                             "scored); with --agent-answers, the prompts that were answered: an answer to other candidates is not used")
     parser.add_argument("--agent-answers", type=Path, metavar="DIR",
                         help="score with the agent's answers DIR/<set>-<n>.json (the text of its reply) ordering the candidates")
     args = parser.parse_args(argv)
@@ -115,26 +116,40 @@ def main(argv=None) -> int:
     elapsed = time.perf_counter() - started
     print(f"{args.set_file.name} on {args.repo.name}: {n} symptoms; top-1 {top1}/{n} = {top1 / n:.0%}; top-3 {top3}/{n} = {top3 / n:.0%}; "
           f"false regression alarms {alarms} (true alarms {true_alarms} of {sum(g for _, _, g in items)} fixes labeled gone); "
-          f"{elapsed / n:.1f} s per triage" + (f"; agent answers {answered}/{n}, of which {no_fix} call no candidate the fix "
+          f"{elapsed / n:.1f} s per triage" + (f"; agent answers used {answered}/{n}, of which {no_fix} call no candidate the fix "
                                                  f"(the labeled fix among them in {no_fix_found})" if args.agent_answers else ""))
     return 0
 
 
 def stand_in(prompts: Path | None, answers: Path | None, name: str):
     """The agent of ``triage --agent`` for the bench: its prompt written to ``prompts``, its answer read
-    from ``answers`` (written by whoever stood in for the model), through the command's own parser."""
+    from ``answers`` (written by whoever stood in for the model), through the command's own parser. With
+    both, ``prompts`` holds the prompts that were answered and is only read: an answer whose prompt showed
+    other candidates than the command shows now is stale and not used."""
     from cc_hooks.record.triage_agent import AgentError, build_prompt, parse_answer
 
     def agent(phrasings, shown):
-        if prompts:
+        prompt = build_prompt(phrasings, shown)
+        answered = prompts / f"{name}.md" if prompts else None
+        if answers is None:
             prompts.mkdir(parents=True, exist_ok=True)
-            (prompts / f"{name}.md").write_text(build_prompt(phrasings, shown), encoding="utf-8")
-        answer = answers / f"{name}.json" if answers else None
-        if answer is None or not answer.exists():
+            answered.write_text(prompt, encoding="utf-8")
+            raise AgentError("prompt written; no answer asked")
+        answer = answers / f"{name}.json"
+        if not answer.exists():
             raise AgentError(f"no answer {name}.json")
+        if answered is not None and (not answered.exists() or _listed(answered.read_text(encoding="utf-8")) != _listed(prompt)):
+            raise AgentError(f"stale answer {name}.json: the candidates changed since its prompt")
         return parse_answer(answer.read_text(encoding="utf-8"), [s.id for s in shown])
 
     return agent
+
+
+def _listed(prompt: str) -> list[str]:
+    """The candidates a prompt shows, in order (``[C1] <sha>`` lines)."""
+    import re
+
+    return re.findall(r"^\[(C\d+)\] ([0-9a-f]{12}) ", prompt, re.M)
 
 
 if __name__ == "__main__":

@@ -55,6 +55,7 @@ _FRAGMENT_RE = re.compile(r"(?:^|/)(\d{1,7})\.(?!(?:md|rst|txt|adoc|markdown)$|x
 _FIX_WORD_RE = re.compile(r"\bfix|\bbug", re.I)
 _SECTION_RE = re.compile(r"^\s*(?:#{1,6}\s+)?[A-Z][\w -]{2,30}:?\s*$")  # "### Fixed", "Bug fixes" (not a version line)
 _FIX_ENTRY_RE = re.compile(r"^\W*(?:\[\w+\]\s*)?(?:fix(?:e[sd])?|bug\s*fix(?:es)?|resolved?|correct(?:ed|s)?)\b", re.I)
+SHARED_ISSUE = 5  # an issue number more commits name than this (a tracking issue) points at no one fix
 FIX_MARK = "!fix"  # the ``noted`` key of the commits a fix entry is credited to
 _ENTRY_START_RE = re.compile(r"^\s{0,3}(?:[-*+\u2022]\s|\d{1,3}[.)]\s)")
 _HEADING_RE = re.compile(r"^\s*(?:#{1,6}\s|[=~^`'\-*+]{3,}\s*$|\.\.\s|v?\d+(?:\.\d+)+\b.{0,40}$|\[[\w.-]+\]:\s)")
@@ -74,11 +75,17 @@ class HistoryIndex:
         return [int(p) for p in found.split(",")] if found else []
 
     def noted(self, word: str) -> set[int]:
-        """Positions of the commits a changelog entry holding ``word`` is credited to."""
+        """Positions of the commits a changelog entry holding ``word`` is credited to; an issue number
+        more than ``SHARED_ISSUE`` commits name (a tracking issue) credits none of them."""
         found = self._postings["noted"].get(word)
         positions: set[int] = set()
         for item in found.split(",") if found else ():
-            positions.update(self.postings("names", item) if item.startswith("#") else (int(item),))
+            if not item.startswith("#"):
+                positions.add(int(item))
+                continue
+            naming = self.postings("names", item)
+            if len(naming) <= SHARED_ISSUE:
+                positions.update(naming)
         return positions
 
     def fix_noted(self) -> set[int]:

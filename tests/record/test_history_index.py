@@ -135,3 +135,19 @@ def test_a_rendered_changelogs_character_references_are_no_issue_numbers(repo):
     assert index.noted("approver") == {index.position(fix)}
     assert index.position(old) not in index.noted("duplicat")
     assert "aren't" in history_index._entries("+++ b/CHANGELOG.md\n+- Approvers aren&#39;t duplicated\n")[0][0]
+
+
+def test_a_tracking_issue_many_commits_name_credits_its_entries_to_none_of_them(repo):
+    """Issue 20 (pipx, round 19): 31 commits of a 2026 cleanup each named the tracking issue #1856 in their
+    body, and the release's entries naming #1856 were credited to all of them: every report about
+    installs, venvs or packages found that cluster, not its fix. An issue number more than
+    ``SHARED_ISSUE`` commits name points at no one fix; one a few commits name still does."""
+    cluster = [commit_files(repo, f"fix(part{n}): tidy step {n}\n\nPart of #1856.", {f"m{n}.py": f"x = {n}\n"})
+               for n in range(6)]  # more than SHARED_ISSUE (5)
+    fix = commit_files(repo, "Look in lib64 too (#1999)", {"paths.py": "y = 1\n"})
+    again = commit_files(repo, "Test the lib64 lookup (#1999)", {"test_paths.py": "z = 1\n"})
+    commit_files(repo, "Release 1.9", {"CHANGELOG.md": "## Fixes\n\n- Shared libraries keep their site folder (#1856)\n"
+                                                     "- Packages under lib64/site-packages are found (#1999)\n- Colours\n- Tabs\n"})
+    index = history_index.load(repo)
+    assert index.noted("lib64") == {index.position(fix), index.position(again)}
+    assert not index.noted("folder") & {index.position(sha) for sha in cluster}
