@@ -222,7 +222,7 @@ class TriageResult:
     mentions: list[dict] = field(default_factory=list)  # commits whose message matches but are no fix
     gaps: list[str] = field(default_factory=list)
     searched: dict = field(default_factory=dict)
-    agent: dict = field(default_factory=dict)  # --agent: {"cli", "duration", "sent"} or {"error"}
+    agent: dict = field(default_factory=dict)  # --agent: {"duration", "sent", "fixes"} or {"error"}
 
     @property
     def label(self) -> str:
@@ -336,7 +336,7 @@ def _add_history(root: Path, result: TriageResult, prior: dict, phrasings: list[
     ranked = rank(root, [p.text for p in phrasings], index, timeout, limit=HISTORY_CAUSES + 5, record_files=record, exclude=named)
     is_fix = {c.sha: c.score >= STRONG for c in ranked}
     if agent is not None and ranked:
-        ranked, is_fix = _agent_order(root, result, [p.text for p in phrasings], ranked, agent, timeout)
+        ranked, is_fix = _agent_order(root, result, [p.text for p in phrasings], ranked, is_fix, agent, timeout)
     shown = 0
     for candidate in ranked:
         if is_fix[candidate.sha] and shown < HISTORY_CAUSES:
@@ -349,10 +349,10 @@ def _add_history(root: Path, result: TriageResult, prior: dict, phrasings: list[
             result.mentions.append({"sha": candidate.sha, "date": candidate.date, "subject": candidate.subject, "matched_by": candidate.why})
 
 
-def _agent_order(root: Path, result: TriageResult, phrasings: list[str], ranked: list, agent, timeout: float) -> tuple[list, dict]:
+def _agent_order(root: Path, result: TriageResult, phrasings: list[str], ranked: list, is_fix: dict, agent,
+                 timeout: float) -> tuple[list, dict]:
     """The candidates in the agent's order, and which it says fix the symptom (its reason first among
-    each one's); when it fails, the program's order, and ``result.agent`` says why."""
-    from cc_hooks.record.evidence import STRONG
+    each one's); when it fails, the program's (``ranked``, ``is_fix``), and ``result.agent`` says why."""
     from cc_hooks.record.triage_agent import AgentError, show
 
     shown = show(root, ranked, timeout)
@@ -360,7 +360,7 @@ def _agent_order(root: Path, result: TriageResult, phrasings: list[str], ranked:
         ordering = agent(phrasings, shown)
     except AgentError as exc:
         result.agent = {"error": str(exc)}
-        return ranked, {c.sha: c.score >= STRONG for c in ranked}
+        return ranked, is_fix
     by_id = {s.id: c for s, c in zip(shown, ranked)}
     for cid, candidate in by_id.items():
         verdict = "a fix" if ordering.fix[cid] else "not the fix"

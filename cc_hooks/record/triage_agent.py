@@ -24,7 +24,6 @@ from cc_hooks.claude_print import AgentError, find_claude, json_block
 __all__ = ["AgentError", "find_claude", "show", "build_prompt", "parse_answer", "run_agent", "Shown", "Ordering"]
 
 DEFAULT_TIMEOUT = 300.0
-CANDIDATES = 8  # the program's best, sent
 BODY_LINES = 12  # of each message, after its subject
 DIFF_LINES = 40  # of each candidate's changed lines
 LINE_CHARS = 160
@@ -85,19 +84,15 @@ def _details(root, shas: list[str], timeout: float) -> dict[str, tuple[list[str]
         if sha in details:  # a merge's diff against its second parent
             continue
         body, _, patch = rest.partition("\x1f")
-        files, changed, total = [], [], 0
+        files, changed, total, header = [], [], 0, False
         for line in patch.split("\n"):
-            if line.startswith("+++ ") or line.startswith("--- "):
-                if line.startswith("+++ ") and line != "+++ /dev/null":
-                    files.append(line[6:] if line.startswith("+++ b/") else line[4:])
-                    changed.append(f"--- {files[-1]}")
-                continue
-            if line.startswith("diff --git ") and " b/" in line:
-                path = line.split(" b/", 1)[1]
-                if path not in files:
-                    files.append(path)  # deleted or binary: no +++ line of its own
-                continue
-            if line[:1] in "+-" and line:
+            if line.startswith("diff --git "):  # a file's header runs to its first hunk: "--- x" there is no removed line
+                header = True
+                files.append(line.split(" b/", 1)[-1])
+                changed.append(f"--- {files[-1]}")
+            elif line.startswith("@@"):
+                header = False
+            elif not header and line[:1] in ("+", "-"):
                 total += 1
                 changed.append(line[:LINE_CHARS])
         lines = [l.rstrip()[:LINE_CHARS] for l in body.strip().splitlines() if l.strip()]
@@ -120,7 +115,6 @@ def build_prompt(phrasings: list[str], shown: list[Shown]) -> str:
 
     blocks = []
     for item in shown:
-        changed = [l for l in item.changed if not l.startswith("--- ")]
         kept, count = [], 0
         for line in item.changed:  # headers kept with the lines under them
             if not line.startswith("--- "):
@@ -135,9 +129,8 @@ def build_prompt(phrasings: list[str], shown: list[Shown]) -> str:
         if item.body:
             block.append(f"message (after the subject){', first lines' if len(item.body) > BODY_LINES else ''}:")
             block.append(_fenced(item.body[:BODY_LINES]))
-        if changed:
-            shown_count = min(len(changed), DIFF_LINES)
-            block.append(f"changed lines ({shown_count} of {item.changed_total}, -U0):")
+        if item.changed_total:
+            block.append(f"changed lines ({min(item.changed_total, DIFF_LINES)} of {item.changed_total}, -U0):")
             block.append(_fenced(kept))
         blocks.append("\n".join(block))
     symptom = "\n".join(f"- {quote(p, 1000)}" for p in phrasings)

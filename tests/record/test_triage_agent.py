@@ -202,3 +202,14 @@ def test_the_cli_says_when_there_is_no_claude(repo, tmp_path, capsys, monkeypatc
     monkeypatch.setenv("PATH", str(only_git))
     assert main(["triage", "--project", str(repo), "--agent", SYMPTOM]) == 2
     assert "the Claude Code CLI (`claude`) is not on PATH" in capsys.readouterr().err
+
+
+def test_a_removed_line_that_looks_like_a_header_and_a_deleted_file_are_shown_as_such(repo):
+    commit(repo, "Add queries", {"q.sql": "select 1;\n-- keep the order\nselect 2;\n", "old.py": "x = 1\n"})
+    git(repo, "rm", "-q", "old.py")
+    sha = commit(repo, "Drop the stale note and old.py", {"q.sql": "select 1;\nselect 2;\n"})
+    from cc_hooks.record.evidence import Candidate
+
+    [shown] = show(repo, [Candidate(sha, "2026-01-01", "Drop the stale note and old.py")])
+    assert shown.files == ["old.py", "q.sql"] and shown.changed_total == 2
+    assert shown.changed == ["--- old.py", "-x = 1", "--- q.sql", "--- keep the order"]  # the last: the removed "-- keep the order"
