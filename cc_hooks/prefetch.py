@@ -217,6 +217,14 @@ def finish() -> Optional[dict]:
     return {"started": len(session.started), "hits": session.hits, "unused": len(session.running)}
 
 
+def remember() -> None:
+    """Only remember what the handler ran, without waiting for or reaping anything: for the isolated
+    child, whose process group is killed right after (cc_hooks.isolation)."""
+    session = _session
+    if session is not None and session.journal and session.journal != session.learned:
+        _save(session.store, session.root, session.journal)
+
+
 def reads_only(args) -> bool:
     """``args`` run a read-only git subcommand (after at most the harmless global options)."""
     rest = list(args)

@@ -4,6 +4,11 @@ Whatever happens (bad JSON, an exception, a hanging git), the process exits 0
 with at most one line on stderr, never a traceback, and the failure goes to the
 hook log in the state directory. The only deliberate non-zero exit is
 PreCompact's exit 2, which blocks a manual compaction by policy.
+
+The hook program runs the handler in a child process (``isolate``): the parent, which only waits on
+a pipe, answers at the deadline whatever the child is doing, even inside one regular expression
+that holds the interpreter's lock, and then kills the child's process group, its git included. A
+library caller (the tests, ``rehydrate``) runs it in a thread of its own process instead.
 """
 
 from __future__ import annotations
@@ -57,6 +62,7 @@ class Deadline:
     def __init__(self, seconds: float, start: Optional[float] = None):
         self.seconds = seconds
         self.end = (time.monotonic() if start is None else start) + seconds
+        self.on_reset: Optional[Callable[[float], None]] = None  # the isolated child tells its parent
 
     def remaining(self) -> float:
         return max(0.0, self.end - time.monotonic())
@@ -71,14 +77,20 @@ class Deadline:
         """Re-anchor to ``seconds`` from the start (used once config is read)."""
         self.end = self.end - self.seconds + seconds
         self.seconds = seconds
+        if self.on_reset is not None:
+            self.on_reset(seconds)
 
 
 class HookContext:
     """What a handler gets: the raw payload, where it runs, and its deadline."""
 
-    def __init__(self, event: str, payload: dict[str, Any], cwd: Path, deadline: Deadline, harness=None):
+    def __init__(self, event: str, payload: dict[str, Any], cwd: Path, deadline: Deadline, harness=None,
+                 steps: Optional[dict] = None):
         self.event, self.payload, self.cwd, self.deadline = event, payload, cwd, deadline
         self._harness = harness
+        # What the handler has done so far, for its timeout answer (PostCompact: the summary was
+        # captured, its audit queued): a plain dict, or one the isolated child mirrors to its parent.
+        self.steps: dict = {} if steps is None else steps
 
     @property
     def harness(self):
@@ -145,48 +157,106 @@ def _cwd_of(payload: dict[str, Any]) -> str:
         raise HookInputError(f"the working directory{where} no longer exists; nothing to do") from None
 
 
-def run_hook(stdin, stdout, stderr, started: Optional[float] = None, harness: Optional[str] = None) -> int:
+def run_hook(stdin, stdout, stderr, started: Optional[float] = None, harness: Optional[str] = None,
+             isolate: bool = False) -> int:
     """Answer one event; ``started`` (``time.monotonic()``) is when the budget began: the hook
     program passes its process's start (``process_start``), a library caller leaves it to now.
-    ``harness``: the CLI that runs the hook (``cc-hooks hook --harness``), else told by the payload."""
-    event = "?"
-    cwd: Optional[str] = None
+    ``harness``: the CLI that runs the hook (``cc-hooks hook --harness``), else told by the payload.
+    ``isolate``: run the handler in a child process the deadline can abandon (where ``os.fork`` exists)."""
     try:
         payload = read_payload(stdin)
-        event = str(payload.get("hook_event_name"))
-        module_name = EVENT_MODULES.get(event)
-        if module_name is None:
-            return 0  # not ours: stay silent
-        from cc_hooks.harness import detect
-
-        adapter = detect(payload, harness)
-        payload = adapter.normalize(payload)
-        cwd = _cwd_of(payload)
-        if event in PREFETCH_EVENTS:
-            from cc_hooks import prefetch
-
-            prefetch.start(event, cwd)  # git runs on another core while the handler imports
-        import importlib
-
-        module = importlib.import_module(f"cc_hooks.events.{module_name}")
-        quick: Optional[Callable] = getattr(module, "quick", None)
-        if quick is not None:
-            result = quick(payload, cwd)
-            if result is not None:
-                return _emit(result, stdout, stderr)
-        from pathlib import Path
-
-        ctx = HookContext(event, payload, Path(cwd), Deadline(DEFAULT_SECONDS[event], started), adapter)
-        return _emit(_run_with_budget(module, ctx), stdout, stderr)
     except HookInputError as exc:
-        return _fail_open(cwd, event, str(exc), stderr)
-    except Exception as exc:  # fail open: never break the session
-        return _fail_open(cwd, event, f"{type(exc).__name__}: {exc}", stderr)
+        return _emit(_failed(None, "?", str(exc)), stdout, stderr)
+    event = str(payload.get("hook_event_name"))
+    if event not in EVENT_MODULES:
+        return 0  # not ours: stay silent
+    if isolate and hasattr(os, "fork"):
+        result = _answered_isolated(payload, event, started, harness)
+    else:
+        result = answered(payload, event, started, harness, _run_with_budget)
+    return _emit(result, stdout, stderr)
+
+
+def _answered_isolated(payload: dict, event: str, started: Optional[float], harness: Optional[str]):
+    """The answer computed in a child process (cc_hooks.isolation); at the deadline this process
+    answers with the handler's ``on_timeout``, from what the child said it had done."""
+    from cc_hooks import isolation
+
+    deadline = Deadline(DEFAULT_SECONDS[event], started)
+
+    def work(child) -> None:
+        answered(payload, event, started, harness, child.handle, child.deliver, wait_for_prefetch=False)
+
+    def timed_out(steps: dict):
+        holder: dict[str, Any] = {"cwd": None}
+        try:
+            module, ctx = context_for(payload, event, started, harness, holder)
+            ctx.deadline, ctx.steps = deadline, steps
+            ctx.log("error", f"handler did not finish within its {deadline.seconds:g}s budget")
+            return module.on_timeout(ctx)
+        except Exception as exc:  # fail open
+            return _failed(holder["cwd"], event, f"{type(exc).__name__}: {exc}")
+
+    def lost():
+        return _failed(None, event, "the handler's process ended without an answer")
+
+    return isolation.run(deadline, GRACE_SECONDS - REPLY_SECONDS, GRACE_SECONDS, work, timed_out, lost)
+
+
+def answered(payload: dict, event: str, started: Optional[float], harness: Optional[str], run: Callable,
+             deliver: Optional[Callable] = None, wait_for_prefetch: bool = True):
+    """The event's answer, failing open: the handler runs through ``run(module, ctx)``;
+    ``deliver(result)`` is told it before the prefetched git is reaped (the isolated child's parent
+    need not wait for that)."""
+    holder: dict[str, Any] = {"cwd": None}
+    try:
+        try:
+            result = _dispatch(payload, event, started, harness, run, holder)
+        except HookInputError as exc:
+            result = _failed(holder["cwd"], event, str(exc))
+        except Exception as exc:  # fail open: never break the session
+            result = _failed(holder["cwd"], event, f"{type(exc).__name__}: {exc}")
+        if deliver is not None:
+            deliver(result)
+        return result
     finally:
-        if event in PREFETCH_EVENTS:
+        if event in PREFETCH_EVENTS and wait_for_prefetch:
             from cc_hooks import prefetch
 
             prefetch.finish()
+
+
+def _dispatch(payload: dict, event: str, started: Optional[float], harness: Optional[str], run: Callable,
+              holder: dict):
+    module, ctx = context_for(payload, event, started, harness, holder, prefetch=True)
+    quick: Optional[Callable] = getattr(module, "quick", None)
+    if quick is not None:
+        result = quick(ctx.payload, str(ctx.cwd))
+        if result is not None:
+            return result
+    return run(module, ctx)
+
+
+def context_for(payload: dict, event: str, started: Optional[float], harness: Optional[str],
+                holder: Optional[dict] = None, prefetch: bool = False):
+    """(the event's handler module, its HookContext); ``prefetch`` starts the git the last run of
+    this event ran, on another core while the handler imports."""
+    from cc_hooks.harness import detect
+
+    adapter = detect(payload, harness)
+    payload = adapter.normalize(payload)
+    cwd = _cwd_of(payload)
+    if holder is not None:
+        holder["cwd"] = cwd
+    if prefetch and event in PREFETCH_EVENTS:
+        from cc_hooks import prefetch as prefetching
+
+        prefetching.start(event, cwd)
+    import importlib
+    from pathlib import Path
+
+    module = importlib.import_module(f"cc_hooks.events.{EVENT_MODULES[event]}")
+    return module, HookContext(event, payload, Path(cwd), Deadline(DEFAULT_SECONDS[event], started), adapter)
 
 
 def process_start() -> Optional[float]:
@@ -273,32 +343,30 @@ def _abandon(thread, native_id: Optional[int]) -> None:
 def _emit(result, stdout, stderr) -> int:
     if result is None:
         return 0
-    if result.stdout:
-        stdout.write(result.stdout)
-        if not result.stdout.endswith("\n"):
-            stdout.write("\n")
-        stdout.flush()
-    if result.stderr:
-        stderr.write(result.stderr if result.stderr.endswith("\n") else result.stderr + "\n")
-        stderr.flush()
+    try:
+        if result.stdout:
+            stdout.write(result.stdout if result.stdout.endswith("\n") else result.stdout + "\n")
+            stdout.flush()
+        if result.stderr:
+            stderr.write(result.stderr if result.stderr.endswith("\n") else result.stderr + "\n")
+            stderr.flush()
+    except (OSError, ValueError):
+        pass  # the reader is gone: nothing more can reach it
     return result.exit_code if result.exit_code == 2 else 0
 
 
-def _fail_open(cwd: Optional[str], event: str, message: str, stderr) -> int:
+def _failed(cwd: Optional[str], event: str, message: str):
+    """The fail-open answer: one line on stderr (and in the hook log), exit 0."""
     from cc_hooks.printable import printable
 
     line = " ".join(printable(message).split())[:300]
-    try:
-        stderr.write(f"cc-hooks: {event} hook skipped: {line}\n")
-        stderr.flush()
-    except Exception:
-        pass
-    from cc_hooks.state import log_event
-
     if cwd is None:
         try:
             cwd = os.getcwd()
         except OSError:
-            return 0  # no directory, so no state directory to log to
-    log_event(cwd, "error", event, line)
-    return 0
+            cwd = None  # no directory, so no state directory to log to
+    if cwd is not None:
+        from cc_hooks.state import log_event
+
+        log_event(cwd, "error", event, line)
+    return HookResult(stderr=f"cc-hooks: {event} hook skipped: {line}")

@@ -122,3 +122,15 @@ def readme_install(tmp_path_factory):
     repo = readme_setup.fresh_repository(base / "project")
     proc = readme_setup.run_install(repo, env)
     return repo, proc, env
+
+
+# --- the package as installed, once per run --------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def installed_cli(tmp_path_factory) -> Path:
+    """The ``cc-hooks`` console script of a fresh venv holding only the wheel built from this tree
+    and its dependencies (tests/installed_wheel.py): what the harness runs, not the editable checkout."""
+    import installed_wheel
+
+    return installed_wheel.build(tmp_path_factory.getbasetemp().parent / "cc-hooks-installed")

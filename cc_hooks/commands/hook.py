@@ -26,7 +26,7 @@ def run(args) -> int:
     from cc_hooks.runtime import process_start, run_hook
 
     return run_hook(sys.stdin.buffer, sys.stdout, sys.stderr, started=process_start(),
-                    harness=getattr(args, "harness", None))  # Claude Code's clock starts at the spawn
+                    harness=getattr(args, "harness", None), isolate=True)  # Claude Code's clock starts at the spawn
 
 
 def exit_process(code: int):

@@ -66,7 +66,7 @@ def handle(ctx: HookContext):
 
 
 def _steps(ctx: HookContext) -> dict:
-    return ctx.__dict__.setdefault("_post_compact", {})
+    return ctx.steps  # mirrored to the parent when the handler runs isolated (cc_hooks.isolation)
 
 
 def _capture(ctx: HookContext, directory, capture: dict):

@@ -64,9 +64,9 @@ def test_every_hook_output_builder_strips_controls(build):
 
 def test_fail_open_line_is_clean(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    err = io.StringIO()
-    runtime._fail_open(str(tmp_path), "SessionStart", "boom \x1b[31m\x9b2J\x00", err)
-    assert not CONTROL_RE.search(err.getvalue().rstrip("\n")) and "\x1b" not in err.getvalue()
+    line = runtime._failed(str(tmp_path), "SessionStart", "boom \x1b[31m\x9b2J\x00").stderr
+    assert line.startswith("cc-hooks: SessionStart hook skipped: boom")
+    assert not CONTROL_RE.search(line) and "\x1b" not in line
 
 
 def test_nul_in_transcript_path_is_not_echoed_to_the_summarizer(in_repo):
