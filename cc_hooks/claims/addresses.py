@@ -22,9 +22,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from functools import lru_cache
 from typing import Optional
 
 from cc_hooks.claims.address import BRANCH, NAME, PATH, PROBE, REF, SHA, Address  # noqa: F401 (re-exported)
+from cc_hooks.code_spans import blank_spans, code_spans
 
 
 KNOWN_EXTENSIONS = frozenset(
@@ -42,15 +44,14 @@ _MEDIA_TYPES = frozenset("text application image audio video font multipart mess
 _NOT_KEYS = frozenset("UTF SHA ISO RFC CVE MD5 HTTP TLS SSL AES RSA GPT UTC GMT".split())
 
 _PROBE_RE = re.compile(r"\(\s*probe:\s*([A-Za-z0-9_.-]+)\s*\)", re.IGNORECASE)
-_SPAN_RE = re.compile(r"(`+)(.+?)\1")
 _HEX_RE = re.compile(r"[0-9a-fA-F]{7,40}")
 _SHORT_HEX_RE = re.compile(r"[0-9a-fA-F]{4,6}")  # git accepts 4+ digits; short ones need a digit and a letter, or a cue
 _PLAIN_SHORT_SHA_RE = re.compile(r"\b(?:commit|sha|revision|rev)\s+([0-9a-f]{4,6})\b", re.IGNORECASE)
 _PLAIN_SHA_RE = re.compile(r"(?<![\w/.:#-])([0-9a-f]{7,40})(?![\w/-])")
-_SHA_CUE_RE = re.compile(r"\b(?:commit|commits|sha|revision|rev)\s*$", re.IGNORECASE)
+_SHA_CUE_RE = re.compile(r"\b(?:commit|commits|sha|revision|rev)\s*", re.IGNORECASE)
 # An all-digit short sha (1 in 27 of 7-digit ones) only right after "commit"/"sha": "revision 1234567"
 # is as likely another system's revision number.
-_DIGIT_SHA_CUE_RE = re.compile(r"\b(?:commit|commits|sha)\s*$", re.IGNORECASE)
+_DIGIT_SHA_CUE_RE = re.compile(r"\b(?:commit|commits|sha)\s*", re.IGNORECASE)
 _PATH_CHARS = r"[\w.@+~-]"
 _PATH_RE = re.compile(rf"^(\.{{0,2}}/)?{_PATH_CHARS}+(/{_PATH_CHARS}+)*/?(?::(\d+)(?:-(\d+))?)?$")
 _PLAIN_PATH_RE = re.compile(rf"(?<![\w/.@:-])((?:\.{{0,2}}/)?{_PATH_CHARS}+(?:/{_PATH_CHARS}+)*)(?::(\d+)(?:-(\d+))?)?")
@@ -59,11 +60,11 @@ _DOTFILE_RE = re.compile(r"\.[a-z][a-z0-9-]*(?:ignore|rc|config|attributes|modul
 _ISSUE_RE = re.compile(r"(?<![\w&/#])#(\d{1,7})\b")
 _KEY_RE = re.compile(r"\b([A-Z][A-Z0-9]{1,9}-\d{1,7})\b")
 _BRANCH_CUE_RE = re.compile(
-    r"\b(?:branch(?:es)?|tag(?:s|ged)?(?:\s+as)?|on\s+branch|(?:merged?|rebased?|landed|pushed)\s+(?:in)?to|(?:rebas(?:e|ed|ing)|cherry-picked)\s+(?:\S+\s+){0,2}onto|rebased\s+on)\s*$",
+    r"\b(?:branch(?:es)?|tag(?:s|ged)?(?:\s+as)?|on\s+branch|(?:merged?|rebased?|landed|pushed)\s+(?:in)?to|(?:rebas(?:e|ed|ing)|cherry-picked)\s+(?:\S+\s+){0,2}onto|rebased\s+on)\s*",
     re.IGNORECASE,
 )
 _BRANCH_AFTER_RE = re.compile(r"\s+branch(?:es)?\b", re.IGNORECASE)
-_ON_CUE_RE = re.compile(r"\b(?:on|from|into)\s*$", re.IGNORECASE)
+_ON_CUE_RE = re.compile(r"\b(?:on|from|into)\s*", re.IGNORECASE)
 _COMMON_BRANCHES = frozenset("main master develop dev trunk next stable".split())
 _CODE_BRANCHES = frozenset("if else elif elsif except catch try finally case switch when then otherwise unless".split())
 _BARE_FILES = frozenset(
@@ -71,7 +72,7 @@ _BARE_FILES = frozenset(
     "LICENSE LICENCE COPYING NOTICE AUTHORS CODEOWNERS CONTRIBUTING README CHANGELOG CHANGES".split()
 )
 _HEX_WORDS = frozenset("dead beef cafe face fade bead deaf feed babe bade abbe added faded decade facade accede deface efface beaded".split())
-_SHORT_SHA_CUE_RE = re.compile(r"\b(?:is|in|at|was|fix(?:ed)?\s+in|landed\s+in|commit|sha)\s*$", re.IGNORECASE)
+_SHORT_SHA_CUE_RE = re.compile(r"\b(?:is|in|at|was|fix(?:ed)?\s+in|landed\s+in|commit|sha)\s*", re.IGNORECASE)
 _PLAIN_BRANCH_RE = re.compile(
     r"\b(?:branch|(?:merged?|rebased?|landed|pushed)\s+(?:in)?to|(?:rebas(?:e|ed|ing)|cherry-picked)\s+(?:\S+\s+){0,2}onto) (?![\s`])([A-Za-z0-9][\w./-]*[\w/-]|[A-Za-z0-9])",
     re.IGNORECASE,
@@ -80,35 +81,59 @@ _PLAIN_BRANCH_RE = re.compile(
 
 def extract_addresses(text: str) -> list[Address]:
     """Every address in one line of text, in order of appearance, without duplicates."""
+    return list(_addresses(text))
+
+
+@lru_cache(maxsize=512)
+def _addresses(text: str) -> tuple[Address, ...]:
+    """Remembered per line: one hook asks for a line's addresses from several checks."""
     found: list[tuple[int, Address]] = []
     for match in _PROBE_RE.finditer(text):
         found.append((match.start(), Address(PROBE, match.group(1))))
     text = _PROBE_RE.sub(lambda m: " " * len(m.group(0)), text)
-    for match in _SPAN_RE.finditer(text):
-        token = match.group(2).strip()
-        if _BRANCH_AFTER_RE.match(text, match.end()) and token in _CODE_BRANCHES:
+    spans, cues = code_spans(text), _Cues(text)
+    for span in spans:
+        token = span.token
+        if _BRANCH_AFTER_RE.match(text, span.end) and token in _CODE_BRANCHES:
             continue  # "in the ``if`` branch (when the function returns ``True``)": a branch of the code
-        if _BRANCH_AFTER_RE.match(text, match.end()) and _is_ref_name(token):  # "the `3.0` branch"
-            found.append((match.start(), Address(BRANCH, token, quoted=True)))
+        if _BRANCH_AFTER_RE.match(text, span.end) and _is_ref_name(token):  # "the `3.0` branch"
+            found.append((span.start, Address(BRANCH, token, quoted=True)))
             continue
-        address = _classify_span(token, text[: match.start()])
+        address = _classify_span(token, cues, span.start)
         if address is not None:
-            found.append((match.start(), replace(address, quoted=True)))
-    plain = _SPAN_RE.sub(lambda m: " " * len(m.group(0)), text)
-    found.extend(_plain_addresses(plain))
+            found.append((span.start, replace(address, quoted=True)))
+    plain = blank_spans(text, spans)
+    found.extend(_plain_addresses(plain, _Cues(plain)))
     found.sort(key=lambda pair: pair[0])
-    return list(dict.fromkeys(address for _, address in found))
+    return tuple(dict.fromkeys(address for _, address in found))
 
 
-def _classify_span(token: str, before: str) -> Optional[Address]:
+class _Cues:
+    """Where a cue word ("commit", "branch", "merged into", ...) and the blanks after it end in one
+    line: a token starting there is cued. One pass of each cue pattern over the line, made the
+    first time it is asked, so many tokens cost linear time (searching ``cue\s*$`` in the text
+    before each token was quadratic in their number)."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self._ends: dict = {}
+
+    def before(self, pattern: "re.Pattern[str]", position: int) -> bool:
+        ends = self._ends.get(pattern)
+        if ends is None:
+            ends = self._ends[pattern] = {match.end() for match in pattern.finditer(self.text)}
+        return position in ends
+
+
+def _classify_span(token: str, cues: _Cues, at: int) -> Optional[Address]:
     if not token or any(ch.isspace() for ch in token):
         return None
     if _HEX_RE.fullmatch(token):
         return Address(SHA, token.lower())
     # git prints shas in lower case: a short ``E203`` or ``F401`` is a lint code unless cued
-    if _SHORT_HEX_RE.fullmatch(token) and ((_mixed(token) and token == token.lower()) or _SHA_CUE_RE.search(before)):
+    if _SHORT_HEX_RE.fullmatch(token) and ((_mixed(token) and token == token.lower()) or cues.before(_SHA_CUE_RE, at)):
         return Address(SHA, token.lower())
-    if _SHORT_HEX_RE.fullmatch(token) and token.lower() not in _HEX_WORDS and token.islower() and _SHORT_SHA_CUE_RE.search(before):
+    if _SHORT_HEX_RE.fullmatch(token) and token.lower() not in _HEX_WORDS and token.islower() and cues.before(_SHORT_SHA_CUE_RE, at):
         return Address(SHA, token)
     if token.rsplit("/", 1)[-1] in _BARE_FILES:
         return Address(PATH, token)
@@ -116,7 +141,7 @@ def _classify_span(token: str, before: str) -> Optional[Address]:
         return Address(REF, token)
     if _KEY_RE.fullmatch(token) and token.split("-")[0] not in _NOT_KEYS:
         return Address(REF, token)
-    if _BRANCH_CUE_RE.search(before) and not names_a_file(token):  # "the merge into `hooks.json`": a file
+    if cues.before(_BRANCH_CUE_RE, at) and not names_a_file(token):  # "the merge into `hooks.json`": a file
         return Address(BRANCH, token) if _is_ref_name(token) else None
     if token in _COMMON_BRANCHES:
         return Address(NAME, token)
@@ -128,7 +153,7 @@ def _classify_span(token: str, before: str) -> Optional[Address]:
         return None
     if token.startswith("@") or _is_media_type(token):  # `@scope/package`, `text/plain`
         return None
-    if not has_ext and _ON_CUE_RE.search(before) and (token in _COMMON_BRANCHES or "-" in token):
+    if not has_ext and cues.before(_ON_CUE_RE, at) and (token in _COMMON_BRANCHES or "-" in token):
         return Address(NAME, token)
     if "/" in path.value.rstrip("/") and not has_ext and path.line is None:
         return Address(NAME, token)
@@ -153,15 +178,14 @@ def parse_path(token: str) -> Optional[Address]:
     return Address(PATH, value, line, end)
 
 
-def _plain_addresses(text: str) -> list[tuple[int, Address]]:
+def _plain_addresses(text: str, cues: _Cues) -> list[tuple[int, Address]]:
     found: list[tuple[int, Address]] = []
     for match in _PLAIN_SHA_RE.finditer(text):
         token = match.group(1)
         has_digit = any(c.isdigit() for c in token)
         has_alpha = any(c.isalpha() for c in token)
-        before = text[: match.start()]
-        if (has_digit and has_alpha) or (has_alpha and _SHA_CUE_RE.search(before)) or (
-                not has_alpha and _DIGIT_SHA_CUE_RE.search(before)):
+        if (has_digit and has_alpha) or (has_alpha and cues.before(_SHA_CUE_RE, match.start())) or (
+                not has_alpha and cues.before(_DIGIT_SHA_CUE_RE, match.start())):
             found.append((match.start(), Address(SHA, token)))
     for match in _PLAIN_SHORT_SHA_RE.finditer(text):
         if match.group(1).isdigit() and match.group(0)[:3].lower() == "rev":

@@ -8,7 +8,6 @@ verification, the same code the rehydration report uses), and whether each
 
 from __future__ import annotations
 
-import re
 import threading
 
 from cc_hooks.events._project import open_project
@@ -23,8 +22,6 @@ UNCHECKED_NOTE = (
 # line reaches the screen only after a manual /compact, never after an auto compaction.
 UNCHECKED_NOTICE = "cc-hooks: the compaction summary could not be audited; Claude was told it is unchecked"
 NOTICE_LISTED = 2
-_ANALYSIS_RE = re.compile(r"<analysis>.*?</analysis>", re.DOTALL | re.IGNORECASE)
-_SUMMARY_TAG_RE = re.compile(r"</?summary>", re.IGNORECASE)
 MAX_LISTED = 8
 # The handler and the timeout answer race for the capture and the queued item: each write happens
 # under this lock, once, and an abandoned handler writes nothing after the timeout answer.
@@ -150,7 +147,9 @@ def audit_summary(ctx: HookContext, project, summary: str, session_id: str, prom
 
 def visible_summary(summary: str) -> str:
     """The summary the audit reads: the model's scratch work (``<analysis>``) and the wrapper go."""
-    return _SUMMARY_TAG_RE.sub("", _ANALYSIS_RE.sub("", summary))
+    from cc_hooks.summaries.visible import visible_summary as visible
+
+    return visible(summary)
 
 
 def audit_line(audit: dict) -> str:

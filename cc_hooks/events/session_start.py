@@ -27,7 +27,6 @@ UNSTEERED = ("does not pass PreCompact's findings to its summarizer, so the summ
              "each item below is a fact found before the compaction, true until it is recorded")
 # Checklist items about the dashboard's claims: the report verifies those itself, freshly.
 REVERIFIED_CHECKS = ("dashboard", "stale-claims")
-_ANALYSIS_RE = re.compile(r"<analysis>.*?</analysis>", re.DOTALL | re.IGNORECASE)
 
 
 @dataclass
@@ -175,6 +174,7 @@ def _last_summary(directory, session_id):
     the context, so its sentences are no claim the agent will act on.
     """
     from cc_hooks.state import read_json, state_key
+    from cc_hooks.summaries.visible import without_analysis
 
     if directory is None:
         return None
@@ -182,7 +182,7 @@ def _last_summary(directory, session_id):
     for path in reversed(captures):
         data = read_json(path)
         if isinstance(data, dict) and isinstance(data.get("summary"), str):
-            text = _ANALYSIS_RE.sub("", data["summary"]).strip()
+            text = without_analysis(data["summary"]).strip()
             if text:
                 return text, _stamp_date(path.stem)
     return None

@@ -23,8 +23,10 @@ ISO_DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 _MAY_START_BLOCK = frozenset(" `~<#")  # first characters of headings, fences, comments
 _FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-_LINK_RE = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
-_TAG_RE = re.compile(r"<[^>]*>")
+# Neither class admits its own opening character: a run of "<" or "[a](" is scanned once, not once
+# per opening (quadratic; a line of them stalled SessionStart).
+_LINK_RE = re.compile(r"!?\[([^\[\]]*)\]\([^()]*\)")
+_TAG_RE = re.compile(r"<[^<>]*>")
 _BULLET_RE = re.compile(r"^(\s*)[-*+]\s+(.*)$")
 
 
