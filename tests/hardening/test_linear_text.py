@@ -71,17 +71,21 @@ CHANNELS = {
 }
 
 
-def seconds(read, text: str) -> float:
-    addresses._addresses.cache_clear()  # a line read before must be read again, not remembered
-    started = time.perf_counter()
-    read(text)
-    return time.perf_counter() - started
+def seconds(read, text: str, runs: int = 3) -> float:
+    """The best of ``runs``: what the reader costs, not what a loaded machine adds."""
+    best = float("inf")
+    for _ in range(runs):
+        addresses._addresses.cache_clear()  # a line read before must be read again, not remembered
+        started = time.perf_counter()
+        read(text)
+        best = min(best, time.perf_counter() - started)
+    return best
 
 
 def assert_linear(channel: str, piece: str) -> None:
     read = CHANNELS[channel]
     small = seconds(read, line_of(piece, SIZE // 4))
-    large = seconds(read, line_of(piece, SIZE))
+    large = seconds(read, line_of(piece, SIZE), runs=2)
     assert large <= BOUND_SECONDS, f"{channel}: {large:.2f} s on 100 kB of {piece!r}"
     assert large <= GROWTH * small + 0.05, f"{channel}: {small:.3f} s -> {large:.3f} s on x4 of {piece!r}"
 
