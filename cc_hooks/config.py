@@ -49,7 +49,10 @@ class RecordConfig(_Section):
     @field_validator("symptoms", "decisions", "questions", "default_dashboard")
     @classmethod
     def _inside_the_repo(cls, value: str) -> str:
-        return repo_relative(value)
+        value = repo_relative(value)
+        if any(part.casefold() == ".git" for part in value.replace("\\", "/").split("/")):
+            raise ValueError(f"{value!r} is inside the git directory, not the work tree")
+        return value
 
 
 class TrailersConfig(_Section):
@@ -120,8 +123,12 @@ DEFAULT_TRUSTED_ASSOCIATIONS = ["OWNER", "MEMBER", "COLLABORATOR"]
 class GitHubDashboardConfig(_Section):
     """`Dashboard: github OWNER/REPO`: where the API is and which issues count."""
 
-    api_url: str = Field(default="https://api.github.com", description="GitHub Enterprise: https://HOST/api/v3.")
-    token_env: str = Field(default="GITHUB_TOKEN", description="The variable holding the token; unset: `gh auth token`.")
+    api_url: str = Field(default="https://api.github.com", description=(
+        "GitHub Enterprise: https://HOST/api/v3. Where your token goes: any other value than the default is used only "
+        "from your own ~/.config/cc-hooks/config.toml, or from the repository's once you allow it (`cc-hooks trust`)."))
+    token_env: str = Field(default="GITHUB_TOKEN", description=(
+        "The variable holding the token; unset: `gh auth token`. Like `api_url`: another variable than the default "
+        "needs your config or `cc-hooks trust`."))
     use_gh_cli: bool = Field(default=True, description="Ask `gh auth token` when the variable is unset.")
     state_label: str = "cc-hooks-state"
     queue_label: str = "cc-hooks-queue"
@@ -134,9 +141,11 @@ class GitHubDashboardConfig(_Section):
 class JiraDashboardConfig(_Section):
     """`Dashboard: jira PROJ`: a Jira Cloud site, basic auth with an email and an API token."""
 
-    url: Optional[str] = Field(default=None, description="https://<site>.atlassian.net (required).")
-    email_env: str = "JIRA_EMAIL"
-    token_env: str = "JIRA_API_TOKEN"
+    url: Optional[str] = Field(default=None, description=(
+        "https://<site>.atlassian.net (required). Taken from your own ~/.config/cc-hooks/config.toml, or from the "
+        "repository's once you allow it (`cc-hooks trust`): nothing is sent before."))
+    email_env: str = Field(default="JIRA_EMAIL", description="Like `url`: another variable than the default needs your config or `cc-hooks trust`.")
+    token_env: str = Field(default="JIRA_API_TOKEN", description="Like `email_env`.")
     state_label: str = "cc-hooks-state"
     queue_label: str = "cc-hooks-queue"
     issue_type: str = Field(default="Task", description="The issue type `queue` and `update` create.")

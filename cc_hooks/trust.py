@@ -295,8 +295,22 @@ def is_trusted(repo_root: str | os.PathLike, config) -> bool:
     return status(repo_root, config).trusted
 
 
-def trust(repo_root: str | os.PathLike, config) -> TrustStatus:
-    """Record the current commands, the files they run and the repository's identity as trusted."""
+def endpoints_pinned(repo_root: str | os.PathLike) -> dict:
+    """The tracker endpoints the user allowed for this repository with ``cc-hooks trust``
+    ({backend: {key: value}}), or {} when none, or when the repository at this path is no
+    longer the one trusted (its root commits differ)."""
+    data, _ = _load()
+    entry = data["repos"].get(repo_key(repo_root))
+    if not isinstance(entry, dict) or not isinstance(entry.get("endpoints"), dict) or not entry["endpoints"]:
+        return {}
+    if entry.get("identity") != identity(repo_root):
+        return {}
+    return entry["endpoints"]
+
+
+def trust(repo_root: str | os.PathLike, config, endpoints: Optional[dict] = None) -> TrustStatus:
+    """Record the current commands, the files they run, the tracker endpoints the repository's
+    config asks for (``endpoints``) and the repository's identity as trusted."""
     data, problem = _load()
     if problem:
         raise TrustStoreError(f"{problem}; fix or remove it first")
@@ -312,6 +326,7 @@ def trust(repo_root: str | os.PathLike, config) -> TrustStatus:
         "trusted_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "probes": sorted(config.probes),
         "guards": sorted(config.guards),
+        "endpoints": endpoints or {},
     }
     _save(data)
     return status(repo_root, config)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime
 import importlib.util
 import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -60,6 +61,9 @@ def tracked(claude_cli: Path, tmp_path_factory: pytest.TempPathFactory):
             install_and_init(claude, exe)
             point_at(claude.cwd, github.url)
             commit_all(claude.cwd, "Start the record; the dashboard is GitHub Issues")
+            # The fake is not api.github.com: the user allows the endpoint the config names, as a person would.
+            allowed = subprocess.run([str(exe), "trust"], cwd=claude.cwd, env=claude.env(), capture_output=True, text=True)
+            assert allowed.returncode == 0 and github.url in allowed.stdout, allowed.stdout + allowed.stderr
             github.add_issue("cc-hooks: current state", ["cc-hooks-state"],
                              f"## CURRENT STATE — {TODAY}\nResume point: write the user guide next.\n- Branch `main` is the trunk.\n")
             landed = github.add_issue("Add the tokenizer", ["cc-hooks-queue"], body=f"Queued: {TODAY}\n")

@@ -72,6 +72,30 @@ class TrackerBackend:
         self.root = Path(root)
         self.locator = (locator or "").strip()
         self._config = None
+        self._endpoint: Optional[tuple] = None
+
+    @property
+    def settings(self):
+        """This tracker's section of the config, with the user's own credential keys in force
+        (``_endpoint``): where a request goes and which variable it sends are never the
+        repository's alone."""
+        return self._resolved()[0]
+
+    def check_endpoint(self) -> None:
+        """Raise ``EndpointRefused`` (nothing sent) unless the user allowed where the credential goes;
+        every ``client`` asks this before it reads a credential."""
+        from cc_hooks.record.backends._endpoint import EndpointRefused
+
+        refusal = self._resolved()[1]
+        if refusal:
+            raise EndpointRefused(refusal)
+
+    def _resolved(self) -> tuple:
+        if self._endpoint is None:
+            from cc_hooks.record.backends._endpoint import resolve
+
+            self._endpoint = resolve(self.name, self.root, getattr(self.config.dashboard, self.name))
+        return self._endpoint
 
     # --- what a module implements --------------------------------------------------
 

@@ -38,10 +38,6 @@ class Backend(TrackerBackend):
         self._token_read = False
 
     @property
-    def settings(self):
-        return self.config.dashboard.github
-
-    @property
     def credential_hint(self) -> str:
         return f"set {self.settings.token_env} to a token that can read and write issues of {self.locator}"
 
@@ -58,6 +54,7 @@ class Backend(TrackerBackend):
 
     def token(self) -> Optional[str]:
         """The token from ``token_env``, else ``gh auth token``; None when neither has one."""
+        self.check_endpoint()
         if not self._token_read:
             import os
 
@@ -86,6 +83,7 @@ class Backend(TrackerBackend):
     def client(self, timeout: float, write: bool = False) -> Client:
         import time
 
+        self.check_endpoint()
         headers = {"Accept": "application/vnd.github+json", "X-GitHub-Api-Version": API_VERSION}
         token = self.token()
         if token:

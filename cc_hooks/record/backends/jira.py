@@ -34,10 +34,6 @@ class Backend(TrackerBackend):
     name = NAME
 
     @property
-    def settings(self):
-        return self.config.dashboard.jira
-
-    @property
     def credential_hint(self) -> str:
         return f"set {self.settings.email_env} and {self.settings.token_env} (an Atlassian API token) for an account that can edit {self.locator}"
 
@@ -55,6 +51,7 @@ class Backend(TrackerBackend):
         import os
         import time
 
+        self.check_endpoint()
         if not self.settings.url:
             raise DashboardError("`Dashboard: jira` needs `url` in `[dashboard.jira]` of .cc-hooks.toml (https://<site>.atlassian.net)")
         email = os.environ.get(self.settings.email_env, "").strip()

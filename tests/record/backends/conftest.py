@@ -33,12 +33,31 @@ def _env() -> dict:
     return dict(os.environ)
 
 
-def declare(repo: Path, line: str, toml: str = "") -> None:
+def declare(repo: Path, line: str, toml: str = "", allow: bool = True) -> None:
+    """Declare the dashboard (and its config); ``allow``: the user pins the endpoint the config
+    names, as `cc-hooks trust` does (the fakes are not api.github.com)."""
     (repo / "CLAUDE.md").write_text(f"# Project\n\n{line}\n")
     if toml:
         (repo / ".cc-hooks.toml").write_text(toml)
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", "Declare the dashboard")
+    if allow:
+        pin_endpoints(repo)
+
+
+def pin_endpoints(repo: Path) -> None:
+    from cc_hooks import trust
+    from cc_hooks.config import load_config
+    from cc_hooks.record.backends import _endpoint
+
+    config = load_config(repo)
+    trust.trust(repo, config, _endpoint.requests(config))
+
+
+@pytest.fixture(autouse=True)
+def private_user_config(tmp_path, monkeypatch):
+    """The user's config dir (trust.json, config.toml) is the test's own."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "user-config"))
 
 
 @pytest.fixture(autouse=True)
