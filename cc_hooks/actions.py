@@ -22,11 +22,17 @@ class Action:
         return f"Action({self.status!r}, {self.path!r}, {self.detail!r})"
 
 
-def write_text(path, text: str, rel: str | None = None) -> None:
-    """Atomically; an OSError names the file, not the temporary one beside it."""
-    from cc_hooks.fsutil import atomic_write_bytes
+def write_text(root, rel: str, text: str) -> None:
+    """Write the work tree's file ``rel`` atomically, through no symlink (``fsutil.write_repo_bytes``:
+    RefusedFile, one line naming the path and the link, otherwise); any other OSError names the
+    file, not the temporary one beside it."""
+    import os
+
+    from cc_hooks.fsutil import RefusedFile, write_repo_bytes
 
     try:
-        atomic_write_bytes(path, text.encode("utf-8", errors="surrogateescape"))
+        write_repo_bytes(root, os.path.join(root, rel), text.encode("utf-8", errors="surrogateescape"))
+    except RefusedFile:
+        raise
     except OSError as exc:
-        raise OSError(exc.errno, exc.strerror, rel or str(path)) from exc
+        raise OSError(exc.errno, exc.strerror, rel) from exc

@@ -75,6 +75,11 @@ def target_dir(project_root: Path, scope: str) -> Path:
     raise ValueError(f"unknown scope {scope!r}")
 
 
+def _repo_root(project_root: Path, scope: str) -> Optional[Path]:
+    """The work tree the scope installs into, None for the user's own directory."""
+    return Path(project_root) if scope in ("project", "local") else None
+
+
 def planned_files(project_root: Path, scope: str) -> list[tuple[Path, str]]:
     """``(destination, packaged text)`` for every skill and subagent."""
     claude = target_dir(project_root, scope)
@@ -112,10 +117,12 @@ def install_agents(project_root: Path, scope: str, *, dry_run: bool = False, for
     """Install (or update) the skills and subagents; one line per file saying what happened.
 
     Idempotent: a second run reports every file unchanged. A file the user edited is kept,
-    and the line says so, unless ``force``.
+    and the line says so, unless ``force``. In the project (project and local scope) a file is
+    written through no symlink at any level (``fsutil.write_repo_bytes``; RefusedFile otherwise).
     """
-    from cc_hooks.fsutil import atomic_write_text
+    from cc_hooks.fsutil import atomic_write_text, write_repo_text
 
+    root = _repo_root(project_root, scope)
     outcomes = []
     for path, text in planned_files(project_root, scope):
         wanted = stamped(text)
@@ -130,14 +137,21 @@ def install_agents(project_root: Path, scope: str, *, dry_run: bool = False, for
         if dry_run:
             outcomes.append(f"{path}: dry run, would be {verb}")
             continue
-        path.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write_text(path, wanted)
+        if root is not None:
+            write_repo_text(root, path, wanted)
+        else:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            atomic_write_text(path, wanted)
         outcomes.append(f"{path}: {verb}")
     return outcomes
 
 
 def uninstall_agents(project_root: Path, scope: str, *, dry_run: bool = False) -> list[str]:
-    """Remove the files cc-hooks installed and nobody edited; one line per file found."""
+    """Remove the files cc-hooks installed and nobody edited; one line per file found (in the
+    project: reached through no symlink, ``fsutil.remove_repo_file``)."""
+    from cc_hooks.fsutil import remove_repo_file
+
+    root = _repo_root(project_root, scope)
     outcomes = []
     for path, _ in planned_files(project_root, scope):
         current = _read(path)
@@ -149,7 +163,10 @@ def uninstall_agents(project_root: Path, scope: str, *, dry_run: bool = False) -
         if dry_run:
             outcomes.append(f"{path}: dry run, would be removed")
             continue
-        path.unlink()
+        if root is not None:
+            remove_repo_file(root, path)
+        else:
+            path.unlink()
         if path.name == "SKILL.md":
             try:
                 path.parent.rmdir()  # only when empty

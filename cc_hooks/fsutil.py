@@ -1,5 +1,5 @@
-"""The file access rules of cc-hooks: one reader for repository files, one writer for state files,
-atomic writes for the rest.
+"""The file access rules of cc-hooks: one reader and one writer for repository files, one writer
+for state files, atomic writes for the rest (the user's own files).
 
 ``read_repo_bytes``: a repository file (config, ledgers, dashboard, CLAUDE.md, questions) is read
 only when it is a regular file, inside the repository once symlinks are resolved, and at most
@@ -13,11 +13,22 @@ a temporary file created ``O_EXCL|O_NOFOLLOW`` and renamed over the name (a plan
 replaced, never written through): a repository received as an archive ships its ``.git``, and
 ``.git/cc-hooks/hook.log -> ~/.bashrc`` must not get JSON appended.
 
+``write_repo_bytes`` / ``check_repo_path`` / ``remove_repo_file``: a file of the work tree
+(project settings, the launcher, skills, the record files, the dashboard) is written by the same
+walk as a state file, from the top of the work tree: every directory opened ``O_NOFOLLOW``
+relative to its parent, a temporary file ``O_EXCL|O_NOFOLLOW``, fsync, rename within the
+directory. A symlink at any level, the name's own included (dangling or not), and a path that
+leads outside the work tree or into ``.git`` are refused (``RefusedFile``, one line naming the path
+and the link): a repository that ships ``.claude -> ~/.claude`` must not make ``install --scope
+project`` write the user's settings. ``install``, ``uninstall`` and ``dashboard migrate`` check
+every file they will write (``init`` every file it will create) before the first write
+(``check_repo_path``), so a refusal leaves everything as it was.
+
 ``atomic_write_bytes``: temp file in the same directory, fsync, rename. A reader never sees a
 half-written file, and a crash leaves either the old or the new content (and a temporary file,
 which the next write of the same file removes). Writing through a symlink replaces its target and
-keeps the link (the user's own files: settings, the dashboard they chose); the replaced file's
-permission bits are kept.
+keeps the link (the user's own files: the user-scope settings and launcher, the trust store);
+the replaced file's permission bits are kept.
 """
 
 from __future__ import annotations
@@ -137,28 +148,32 @@ def check_state_root(root: str | os.PathLike, tighten: bool = True) -> None:
         os.chmod(root, 0o700)
 
 
-def state_parent(root: str | os.PathLike, path: str | os.PathLike, check_root: bool = True) -> int:
-    """An open directory fd for ``path``'s parent, reached from ``root`` through real directories
-    only (each one created 0700 when missing): no symlink at any level is followed."""
-    root, path = os.path.abspath(root), os.path.abspath(path)
-    rel = os.path.relpath(os.path.dirname(path), root)
-    if rel.startswith(".."):
-        raise RefusedFile(path, f"not inside the state directory {root}; not written")
-    if check_root:
-        check_state_root(root)
-    fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+_DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
+
+
+def _descend(fd: int, parts: list[str], make_dir, refuse) -> int | None:
+    """The directory reached from the open directory ``fd`` (consumed) through ``parts``, each one
+    opened ``O_NOFOLLOW`` relative to its parent: no symlink at any level is followed.
+    ``make_dir(name, parent_fd)`` creates a missing part; without it a missing part ends the walk
+    (None). ``refuse(index, parent_fd)`` is the exception for a part that is a symlink or not a
+    directory."""
     try:
-        for part in ([] if rel == "." else rel.split(os.sep)):
+        for index, part in enumerate(parts):
+            if make_dir is not None:
+                try:
+                    make_dir(part, fd)
+                except FileExistsError:
+                    pass
             try:
-                os.mkdir(part, 0o700, dir_fd=fd)
-                os.chmod(part, 0o700, dir_fd=fd)  # the umask may have removed bits, never added: make it exact
-            except FileExistsError:
-                pass
-            try:
-                child = os.open(part, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=fd)
+                child = os.open(part, _DIR_FLAGS, dir_fd=fd)
+            except FileNotFoundError:
+                if make_dir is not None:
+                    raise
+                os.close(fd)
+                return None
             except OSError as exc:
                 if exc.errno in (errno.ELOOP, errno.ENOTDIR):
-                    raise RefusedFile(path, f"{part!r} in the state directory is a symlink or not a directory; not written") from None
+                    raise refuse(index, fd) from None
                 raise
             os.close(fd)
             fd = child
@@ -168,40 +183,179 @@ def state_parent(root: str | os.PathLike, path: str | os.PathLike, check_root: b
     return fd
 
 
+def _private_dir(name: str, parent: int) -> None:
+    os.mkdir(name, 0o700, dir_fd=parent)
+    os.chmod(name, 0o700, dir_fd=parent)  # the umask may have removed bits, never added: make it exact
+
+
+def state_parent(root: str | os.PathLike, path: str | os.PathLike, check_root: bool = True) -> int:
+    """An open directory fd for ``path``'s parent, reached from ``root`` through real directories
+    only (each one created 0700 when missing): no symlink at any level is followed."""
+    root, path = os.path.abspath(root), os.path.abspath(path)
+    rel = os.path.relpath(os.path.dirname(path), root)
+    if rel.startswith(".."):
+        raise RefusedFile(path, f"not inside the state directory {root}; not written")
+    if check_root:
+        check_state_root(root)
+    parts = [] if rel == "." else rel.split(os.sep)
+
+    def refuse(index: int, _parent: int) -> RefusedFile:
+        return RefusedFile(path, f"{parts[index]!r} in the state directory is a symlink or not a directory; not written")
+
+    return _descend(os.open(root, _DIR_FLAGS), parts, _private_dir, refuse)
+
+
+def _replace_in(parent: int, name: str, data: bytes, create_mode: int, mode: int | None, durable: bool) -> None:
+    """Write ``data`` to a temporary file created ``O_EXCL|O_NOFOLLOW`` in the directory ``parent``
+    (``create_mode`` less the umask, then exactly ``mode`` when given) and rename it over ``name``:
+    whatever ``name`` was, a symlink included, is replaced, never written through."""
+    tmp = f".{name}.{os.getpid()}.{os.urandom(4).hex()}.tmp"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0), create_mode,
+                 dir_fd=parent)
+    try:
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+            if mode is not None:
+                os.fchmod(fd, mode)
+            if durable:
+                os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, name, src_dir_fd=parent, dst_dir_fd=parent)
+    except BaseException:
+        try:
+            os.unlink(tmp, dir_fd=parent)
+        except OSError:
+            pass
+        raise
+    if durable:
+        try:
+            os.fsync(parent)
+        except OSError:
+            pass
+    _remove_stale_temps(parent)
+
+
 def write_state_bytes(root: str | os.PathLike, path: str | os.PathLike, data: bytes, check_root: bool = True,
                       durable: bool = True) -> None:
     """Atomically write a private state file (0600) under the state directory ``root``; ``durable``
     also fsyncs the file and its directory (a cache entry can do without)."""
-    name = os.path.basename(path)
     parent = state_parent(root, path, check_root)
     try:
-        tmp = f".{name}.{os.getpid()}.{os.urandom(4).hex()}.tmp"
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0), 0o600, dir_fd=parent)
-        try:
-            try:
-                view = memoryview(data)
-                while view:
-                    view = view[os.write(fd, view):]
-                os.fchmod(fd, 0o600)
-                if durable:
-                    os.fsync(fd)
-            finally:
-                os.close(fd)
-            os.replace(tmp, name, src_dir_fd=parent, dst_dir_fd=parent)  # a symlink at ``name`` is replaced, not followed
-        except BaseException:
-            try:
-                os.unlink(tmp, dir_fd=parent)
-            except OSError:
-                pass
-            raise
-        if durable:
-            try:
-                os.fsync(parent)
-            except OSError:
-                pass
+        _replace_in(parent, os.path.basename(path), data, 0o600, 0o600, durable)
     finally:
         os.close(parent)
-    _remove_stale_temps(Path(path))
+
+
+# --- repository files: written through no symlink, inside the work tree -----------------------------
+
+
+def _repo_parts(root: str, path: str | os.PathLike) -> tuple[str, list[str]]:
+    """(``path`` as the messages show it, its components below ``root``); RefusedFile when it leads
+    outside the work tree (``..``, an absolute path elsewhere) or into a git directory."""
+    given = os.fspath(path)
+    full = os.path.normpath(os.path.join(root, given))  # an absolute ``given`` replaces ``root``
+    rel = os.path.relpath(full, root)
+    from_root = not os.path.isabs(given) or given.startswith(root.rstrip(os.sep) + os.sep)
+    shown = rel.replace(os.sep, "/") if from_root else full
+    if rel == "." or rel == ".." or rel.startswith(".." + os.sep):
+        raise RefusedFile(given, f"refusing to write {shown}: the path leads outside the work tree {root}")
+    parts = rel.split(os.sep)
+    if any(part.casefold() == ".git" for part in parts):
+        raise RefusedFile(given, f"refusing to write {shown}: it is inside the git directory, not the work tree")
+    return shown, parts
+
+
+def _link_refusal(path: str, shown: str, parts: list[str], index: int, parent: int) -> OSError:
+    """RefusedFile for a part that is a symlink; NotADirectoryError for a part that is some other file
+    (a mistake, not a link to follow)."""
+    from cc_hooks.printable import clean
+
+    try:
+        target = os.readlink(parts[index], dir_fd=parent)
+    except OSError:
+        return NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), path)
+    name = "/".join(parts[: index + 1])
+    return RefusedFile(path, f"refusing to write {shown}: {clean(name)} is a symbolic link to {clean(target)}")
+
+
+def _repo_parent(path: str | os.PathLike, root: str | os.PathLike, create: bool) -> tuple[str, list[str], int | None]:
+    """(shown, parts, an open fd of the parent directory) of a repository file, reached from ``root``
+    through real directories only (created when missing if ``create``; else a missing one gives None)."""
+    root = os.path.abspath(root)
+    shown, parts = _repo_parts(root, path)
+    given = os.fspath(path)
+
+    def refuse(index: int, parent: int) -> OSError:
+        return _link_refusal(given, shown, parts, index, parent)
+
+    make_dir = (lambda name, parent: os.mkdir(name, 0o777, dir_fd=parent)) if create else None
+    return shown, parts, _descend(os.open(root, os.O_RDONLY | os.O_DIRECTORY), parts[:-1], make_dir, refuse)
+
+
+def _regular_file_mode(path: str | os.PathLike, shown: str, parts: list[str], parent: int) -> int | None:
+    """The permission bits of the regular file at the last part, None when there is none;
+    RefusedFile for a symlink (a dangling one too) or anything that is not a regular file."""
+    try:
+        info = os.stat(parts[-1], dir_fd=parent, follow_symlinks=False)
+    except FileNotFoundError:
+        return None
+    if stat.S_ISLNK(info.st_mode):
+        raise _link_refusal(os.fspath(path), shown, parts, len(parts) - 1, parent)
+    if not stat.S_ISREG(info.st_mode):
+        from cc_hooks.printable import clean
+
+        name = clean("/".join(parts))
+        raise RefusedFile(path, f"refusing to write {shown}: {name} is {_kind(info.st_mode)}, not a regular file")
+    return stat.S_IMODE(info.st_mode)
+
+
+def write_repo_bytes(root: str | os.PathLike, path: str | os.PathLike, data: bytes, mode: int | None = None) -> None:
+    """Atomically write a file of the work tree at ``root`` (``path``: absolute, or relative to
+    ``root``), creating missing directories; the file keeps its permission bits unless ``mode``
+    says otherwise (a new one gets 0666 less the umask).
+
+    RefusedFile (its message one line naming the path and the link) when a directory on the way or
+    the name itself is a symlink, dangling or not, when the name is not a regular file, or when the
+    path leads outside the work tree or into ``.git``: a repository's links must not make cc-hooks
+    write the user's files. A plain file on the way is NotADirectoryError."""
+    shown, parts, parent = _repo_parent(path, root, create=True)
+    try:
+        current = _regular_file_mode(path, shown, parts, parent)
+        _replace_in(parent, parts[-1], data, 0o666, current if mode is None else mode, durable=True)
+    finally:
+        os.close(parent)
+
+
+def write_repo_text(root: str | os.PathLike, path: str | os.PathLike, text: str, mode: int | None = None) -> None:
+    write_repo_bytes(root, path, text.encode("utf-8", errors="surrogateescape"), mode)
+
+
+def check_repo_path(root: str | os.PathLike, path: str | os.PathLike) -> None:
+    """RefusedFile when ``write_repo_bytes(root, path, ...)`` would be refused; creates nothing
+    (a command checks every file it will write before it writes the first)."""
+    shown, parts, parent = _repo_parent(path, root, create=False)
+    if parent is not None:
+        try:
+            _regular_file_mode(path, shown, parts, parent)
+        finally:
+            os.close(parent)
+
+
+def remove_repo_file(root: str | os.PathLike, path: str | os.PathLike) -> None:
+    """Unlink a regular file of the work tree, reached through no symlink (``write_repo_bytes``'s
+    rules); FileNotFoundError when it is not there."""
+    shown, parts, parent = _repo_parent(path, root, create=False)
+    if parent is None:
+        raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), os.fspath(path))
+    try:
+        if _regular_file_mode(path, shown, parts, parent) is None:
+            raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), os.fspath(path))
+        os.unlink(parts[-1], dir_fd=parent)
+    finally:
+        os.close(parent)
 
 
 def append_state_line(root: str | os.PathLike, path: str | os.PathLike, data: bytes) -> None:
@@ -247,18 +401,19 @@ def atomic_write_bytes(path: str | os.PathLike, data: bytes, mode: int | None = 
             pass
         raise
     _fsync_dir(target.parent)
-    _remove_stale_temps(target)
+    _remove_stale_temps(target.parent)
 
 
-def _remove_stale_temps(target: Path) -> None:
-    """Delete the temporary files that writers which are gone left in ``target``'s directory (a
-    SIGKILL between the temp file and the rename, or a hook process that exited while its
-    abandoned handler was writing; in a work tree ``git add -A`` would commit them). Only our
+def _remove_stale_temps(directory: Path | int) -> None:
+    """Delete the temporary files that writers which are gone left in ``directory`` (a path, or an
+    open fd) (a SIGKILL between the temp file and the rename, or a hook process that exited while
+    its abandoned handler was writing; in a work tree ``git add -A`` would commit them). Only our
     own names are touched: ``.<name>.<pid>.<8 random characters>.tmp``."""
     try:
-        entries = os.listdir(target.parent)
+        entries = os.listdir(directory)
     except OSError:
         return
+    dir_fd = directory if isinstance(directory, int) else None
     for name in entries:
         if not (name.startswith(".") and name.endswith(".tmp")):
             continue
@@ -269,7 +424,7 @@ def _remove_stale_temps(target: Path) -> None:
         if pid == os.getpid() or process_alive(pid):
             continue
         try:
-            os.unlink(target.parent / name)
+            os.unlink(name if dir_fd is not None else os.path.join(directory, name), dir_fd=dir_fd)
         except OSError:
             pass
 

@@ -93,7 +93,7 @@ def migrate(root: Path, execute: bool, today: Optional[str] = None) -> list:
                                   more=preview))
             continue
         _queue(root, dashboard, [f"- {today} — {item.text} (from {path.name})" for item in items])
-        write_text(path, newline.join(_without(lines, items, dashboard, today)), path.name)
+        write_text(root, path.name, newline.join(_without(lines, items, dashboard, today)))
         actions.append(Action("migrated", path.name, f"{len(items)} open item(s) moved to {dashboard}; it now says so"))
         actions.append(Action("updated", dashboard, f"{len(items)} item(s) queued from {path.name}"))
     return actions
@@ -117,7 +117,7 @@ def _queue(root: Path, dashboard: str, new: list[str]) -> None:
         while last > start + 1 and not lines[last - 1].strip():
             last -= 1
         lines[last:last] = new
-    write_text(path, newline.join(lines), dashboard)
+    write_text(root, dashboard, newline.join(lines))
 
 
 def _without(lines: list[str], items: list[Item], dashboard: str, today: str) -> list[str]:

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional
 
-from cc_hooks.fsutil import atomic_write_bytes
+from cc_hooks.fsutil import atomic_write_bytes, write_repo_bytes, write_state_bytes
 
 EVENTS = ("PreCompact", "PostCompact", "SessionStart", "UserPromptSubmit")
 # Seconds. Each must exceed the hook's own internal budget (config: 10/5/5/2 s by
@@ -416,18 +416,30 @@ def backup_dir_for(path: Path) -> Path:
     return directory / "backups" if directory is not None else path.parent
 
 
-def backup(settings: SettingsFile) -> Optional[Path]:
-    """Copy the current bytes to a timestamped backup (mode 0600: settings may hold secrets)."""
+def backup(settings: SettingsFile, root: Optional[Path] = None) -> Optional[Path]:
+    """Copy the current bytes to a timestamped backup (mode 0600: settings may hold secrets).
+
+    ``root``: the work tree of a project-scope file, whose backup goes to the state directory
+    through no symlink (``write_state_bytes``), or beside the file outside a git repository
+    (``write_repo_bytes``)."""
     if settings.raw is None:
         return None
-    directory = backup_dir_for(settings.path)
-    directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+    from cc_hooks.state import state_dir
+
+    state = state_dir(root, create=True) if root is not None else None
+    directory = state / "backups" if state is not None else backup_dir_for(settings.path)
     stem = f"{settings.path.name}.bak-{time.strftime('%Y%m%dT%H%M%SZ', time.gmtime())}"
     target, n = directory / stem, 1
     while target.exists():
         n += 1
         target = directory / f"{stem}-{n}"
-    atomic_write_bytes(target, settings.raw, mode=0o600)
+    if state is not None:
+        write_state_bytes(state, target, settings.raw)
+    elif root is not None:
+        write_repo_bytes(root, target, settings.raw, mode=0o600)
+    else:
+        directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+        atomic_write_bytes(target, settings.raw, mode=0o600)
     _prune_backups(directory, settings.path.name)
     return target
 
@@ -455,14 +467,20 @@ def read_only_problem(settings: SettingsFile) -> Optional[str]:
     return f"{settings.path}: read-only (mode {mode:04o}); make it writable (chmod u+w) to let cc-hooks change it"
 
 
-def write(settings: SettingsFile, new: bytes) -> Optional[Path]:
-    """Back up, then replace atomically (through a symlink, keeping the mode). Returns the backup.
+def write(settings: SettingsFile, new: bytes, root: Optional[Path] = None) -> Optional[Path]:
+    """Back up, then replace atomically, keeping the mode. Returns the backup.
 
-    Raises SettingsError for a read-only file (nothing is written, not even the backup)."""
+    ``root``: the work tree of a project-scope file (``.claude/settings*.json``), written through no
+    symlink at any level (``fsutil.write_repo_bytes``: RefusedFile otherwise); without it (the user's
+    own settings) a symlink is written through. Raises SettingsError for a read-only file (nothing is
+    written, not even the backup)."""
     problem = read_only_problem(settings)
     if problem:
         raise SettingsError(problem)
-    saved = backup(settings)
+    saved = backup(settings, root)
+    if root is not None:
+        write_repo_bytes(root, settings.path, new)
+        return saved
     mode = None
     if not settings.exists:
         settings.path.parent.mkdir(parents=True, exist_ok=True)

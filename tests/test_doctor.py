@@ -28,16 +28,17 @@ def bare_path() -> str:
     return os.pathsep.join(d for d in dirs if d != venv_bin)
 
 
-def cli(*args: str, cwd: Path, home: Path) -> subprocess.CompletedProcess:
-    env = {**os.environ, "HOME": str(home), "CLAUDE_CONFIG_DIR": str(home / "claude-config"), "PATH": bare_path()}
+def cli(*args: str, cwd: Path, home: Path, path: str = "") -> subprocess.CompletedProcess:
+    env = {**os.environ, "HOME": str(home), "CLAUDE_CONFIG_DIR": str(home / "claude-config"),
+           "PATH": path or bare_path()}
     env.pop("CLAUDE_PROJECT_DIR", None)
     return subprocess.run(
         [sys.executable, "-m", "cc_hooks", *args], capture_output=True, text=True, cwd=cwd, env=env, timeout=120
     )
 
 
-def doctor(repo: Path, home: Path) -> tuple[int, dict]:
-    proc = cli("doctor", "--json", cwd=repo, home=home)
+def doctor(repo: Path, home: Path, path: str = "") -> tuple[int, dict]:
+    proc = cli("doctor", "--json", cwd=repo, home=home, path=path)
     assert proc.returncode in (0, 1), proc.stderr
     report = json.loads(proc.stdout)
     assert report["healthy"] is (proc.returncode == 0)
@@ -81,8 +82,10 @@ def test_a_wired_working_repo_is_healthy(healthy_repo, home):
     assert code == 0, [c for c in checks.values() if c["status"] != "ok"]
     for event in settings.EVENTS:
         assert checks[f"wired {event}"]["status"] == "ok"
-    for name in ("hook runs", "git", "python", "dependency pydantic", "state dir", "config", "hook log"):
+    for name in ("hook runs", "git", "python", "dependency pydantic", "state dir", "config", "hook log",
+                 "hook command (local)", "hook launcher (local)", "hook installation (local)"):
         assert checks[name]["status"] == "ok"
+    assert "the installation this doctor runs from" in checks["hook installation (local)"]["detail"]
     assert all(checks[f"record {name}"]["status"] == "ok" for name in RECORDS)
 
 
@@ -126,26 +129,52 @@ def test_the_budget_comes_from_the_projects_config(healthy_repo, home):
     assert "(20, 600)" in checks["wired SessionStart"]["detail"]
 
 
-def test_a_failing_hook_command_is_named(healthy_repo, home):
-    broken = f"{VENV_SCRIPT} hook --no-such-option"
+def test_a_hook_command_install_does_not_write_is_named_and_not_run(healthy_repo, home, tmp_path):
+    # doctor used to run every wired command (issue 42, finding 5); it compares them with install's now
+    broken = f"touch {tmp_path / 'ran'}; {VENV_SCRIPT} hook --no-such-option"
     assert settings.is_ours({"type": "command", "command": broken})
     path = local_settings(healthy_repo)
     path.write_text(json.dumps({"hooks": settings.hooks_block(broken)}), encoding="utf-8")
     code, checks = doctor(healthy_repo, home)
-    assert code == 1 and failing(checks) == {"hook runs"}
-    assert checks["hook runs"]["detail"].startswith("exit 2: ")
+    assert code == 1 and failing(checks) == {"hook command (local)"}
+    assert not (tmp_path / "ran").exists()
+    found = checks["hook command (local)"]
+    assert found["detail"].startswith(f"PreCompact, PostCompact, SessionStart, UserPromptSubmit: {broken} — differs")
+    assert "not run" in found["detail"] and found["fix"] == "cc-hooks install --scope local"
+    assert "hook installation (local)" not in checks and checks["hook runs"]["status"] == "ok"
 
 
 def test_cc_hooks_missing_where_the_portable_command_looks_is_named(healthy_repo, home):
     assert cli("uninstall", "--scope", "local", cwd=healthy_repo, home=home).returncode == 0
     assert cli("install", "--scope", "project", cwd=healthy_repo, home=home).returncode == 0
     code, checks = doctor(healthy_repo, home)
-    assert code == 1 and failing(checks) == {"hook runs"}
-    assert checks["hook runs"]["detail"].startswith(settings.NOT_INSTALLED)
-    # The same settings are healthy once the project's .venv has cc-hooks.
+    assert code == 1 and failing(checks) == {"hook installation (project)"}
+    assert checks["hook installation (project)"]["detail"].startswith(settings.NOT_INSTALLED)
+    # The same settings are healthy once the project's .venv has cc-hooks; doctor names it, and runs its own.
     (healthy_repo / ".venv" / "bin").mkdir(parents=True)
     (healthy_repo / ".venv" / "bin" / "cc-hooks").symlink_to(VENV_SCRIPT)
-    assert doctor(healthy_repo, home)[0] == 0
+    code, checks = doctor(healthy_repo, home)
+    assert code == 0
+    assert checks["hook installation (project)"]["detail"].startswith(str(healthy_repo / ".venv" / "bin" / "cc-hooks"))
+    assert "not run by doctor" in checks["hook installation (project)"]["detail"]
+
+
+def test_the_installation_the_launcher_finds_on_path_is_named_not_run(healthy_repo, home, tmp_path):
+    assert cli("uninstall", "--scope", "local", cwd=healthy_repo, home=home).returncode == 0
+    assert cli("install", "--scope", "project", cwd=healthy_repo, home=home).returncode == 0
+    code, checks = doctor(healthy_repo, home, path=os.pathsep.join([str(VENV_SCRIPT.parent), bare_path()]))
+    assert code == 0
+    found = checks["hook installation (project)"]
+    assert found["detail"].startswith(f"{VENV_SCRIPT}: cc-hooks on PATH") and "this doctor runs from" in found["detail"]
+    # A PATH entry inside the repository lets a clone supply the hook: named, not run.
+    tools = healthy_repo / "tools"
+    tools.mkdir()
+    (tools / "cc-hooks").write_text(f"#!/bin/sh\ntouch {tmp_path / 'ran'}\n", encoding="utf-8")
+    (tools / "cc-hooks").chmod(0o755)
+    code, checks = doctor(healthy_repo, home, path=os.pathsep.join([str(tools), bare_path()]))
+    found = checks["hook installation (project)"]
+    assert code == 0 and found["status"] == "warn" and "inside the repository" in found["detail"]
+    assert not (tmp_path / "ran").exists()
 
 
 def test_two_scopes_with_different_commands_are_named(healthy_repo, home):

@@ -65,7 +65,7 @@ def test_the_first_hour_block_is_green_healthy_plain_and_sweeps_no_venv(newcomer
     assert doctor.returncode == 0 and doctor.stdout.rstrip().endswith("healthy"), doctor.stdout
     for proc in (audit, check, doctor):
         assert not BOX.search(proc.stdout), proc.stdout  # into a pipe: plain, unwrapped
-    hook = next(line for line in doctor.stdout.splitlines() if line.startswith("hook runs"))
+    hook = next(line for line in doctor.stdout.splitlines() if line.startswith("hook command (project)"))
     assert hook.endswith('"$CLAUDE_PROJECT_DIR"/.claude/cc-hooks hook')  # the wired command, whole (unwrapped)
     rehydrate = subprocess.run([str(repo / ".venv" / "bin" / "cc-hooks"), "rehydrate", "--json"], cwd=repo, env=env,
                                capture_output=True, text=True, timeout=120)

@@ -162,14 +162,16 @@ def test_a_change_is_backed_up_in_the_state_dir_first(git_repo, home):
     assert len(backups(git_repo)) == 2
 
 
-def test_a_symlinked_settings_file_is_written_through_and_keeps_its_mode(git_repo, home, tmp_path):
+def test_a_symlinked_user_settings_file_is_written_through_and_keeps_its_mode(git_repo, home, tmp_path):
+    """The user's own settings may live in their dotfiles; a repository's are written through no
+    symlink (tests/hardening/test_repo_writes_nofollow.py)."""
     shared = tmp_path / "dotfiles" / "claude-settings.json"
     write_json(shared, FOREIGN)
     shared.chmod(0o640)
-    link = project_settings(git_repo)
+    link = home / "claude-config" / "settings.json"
     link.parent.mkdir()
     link.symlink_to(shared)
-    assert cli("install", cwd=git_repo, home=home).returncode == 0
+    assert cli("install", "--scope", "user", cwd=git_repo, home=home).returncode == 0
     assert link.is_symlink() and os.readlink(link) == str(shared)
     assert settings.our_handlers(json.loads(shared.read_text(encoding="utf-8"))).keys() == set(settings.EVENTS)
     assert shared.stat().st_mode & 0o777 == 0o640

@@ -156,9 +156,23 @@ def test_the_machine_scopes_share_one_launcher_and_uninstall_keeps_it_while_used
 def test_doctor_names_a_missing_launcher(installed: Path, home: Path):
     (installed / ".claude" / "cc-hooks").unlink()
     code, checks = doctor(installed, home)
-    assert code == 1 and checks["hook command (project)"]["status"] == "fail"
-    assert "missing" in checks["hook command (project)"]["detail"]
-    assert "cc-hooks install --scope project" in checks["hook command (project)"]["fix"]
+    assert code == 1 and checks["hook launcher (project)"]["status"] == "fail"
+    assert "missing" in checks["hook launcher (project)"]["detail"]
+    assert "cc-hooks install --scope project" in checks["hook launcher (project)"]["fix"]
+    assert "hook installation (project)" not in checks  # what a missing launcher would start is no question
+
+
+def test_doctor_compares_the_launcher_with_installs_bytes_and_runs_it_not(installed: Path, home: Path, tmp_path: Path):
+    launcher = installed / ".claude" / "cc-hooks"
+    launcher.write_text(settings.launcher_text("project") + f"touch {tmp_path / 'ran'}\n", encoding="utf-8")
+    code, checks = doctor(installed, home)
+    assert not (tmp_path / "ran").exists()
+    found = checks["hook launcher (project)"]
+    assert found["status"] == "warn" and "differs from what `cc-hooks install --scope project` writes" in found["detail"]
+    assert "hook installation (project)" not in checks  # an unknown launcher: which cc-hooks it starts is not known
+    assert "cc-hooks install --scope project" in found["fix"]
+    assert f"{launcher}: launcher written" in cli("install", cwd=installed, home=home).stdout
+    assert doctor(installed, home)[1]["hook launcher (project)"]["status"] == "ok"  # install rewrote it
 
 
 def doctor(repo: Path, home: Path) -> tuple[int, dict]:

@@ -38,6 +38,7 @@ def run(args) -> int:
     from cc_hooks.cli import CliError
     from cc_hooks.commands.install import project_root
     from cc_hooks.config import ConfigError, load_config
+    from cc_hooks.fsutil import RefusedFile
     from cc_hooks.record.dashboard import DashboardError, open_dashboard
 
     root = project_root(args.project)
@@ -50,7 +51,7 @@ def run(args) -> int:
         if args.action == "migrate":
             return _migrate(args, root, config, backend, declaration)
         return globals()[f"_{args.action}"](args, root, config, backend)
-    except DashboardError as exc:
+    except (DashboardError, RefusedFile) as exc:
         raise CliError(_clean(str(exc)), 1) from exc
 
 
@@ -125,6 +126,7 @@ def _migrate(args, root, config, source, declaration) -> int:
         return 0
     if target.has_content():
         raise DashboardError(f"{target.display} already holds a dashboard (a state issue or queued issues); migrate into an empty one")
+    _check_migration_writes(root, declaration, source)
     if resume is not None or claims:
         target.update(resume or "(migrated from the file dashboard; no resume point)", claims, state.date if state and state.date else None)
     for item in items:
@@ -248,34 +250,61 @@ def _print_plan(args, plan: dict, applied: bool) -> None:
     print("\n".join(lines))
 
 
-def _rewrite_declaration(root, declaration, line: str) -> None:
-    """Point CLAUDE.md (and any tracked echo) at the tracker: one dashboard, never two."""
+def _declaration_places(root, declaration) -> list:
+    """(file, line) of every declaration ``migrate`` rewrites, in order; line None: CLAUDE.md gets the
+    line appended (there is no declaration in it to rewrite)."""
     from pathlib import Path
 
-    from cc_hooks.fsutil import atomic_write_bytes
     from cc_hooks.record.dashboard import _tracked_echoes
 
     places = [(declaration.file, declaration.line)] if declaration.source == "CLAUDE.md" else []
     places += [(echo.file, echo.line) for echo in _tracked_echoes(Path(root))]
     if not places or declaration.source != "CLAUDE.md":
-        path = Path(root) / "CLAUDE.md"
-        old = path.read_bytes() if path.exists() else b""
-        sep = b"" if not old or old.endswith(b"\n") else b"\n"
-        atomic_write_bytes(path, old + sep + line.encode() + b"\n")
-    for rel, number in places:
+        places.insert(0, ("CLAUDE.md", None))
+    return places
+
+
+def _check_migration_writes(root, declaration, source) -> None:
+    """RefusedFile, before the tracker is written, when a file ``--apply`` rewrites is a link."""
+    from pathlib import Path
+
+    from cc_hooks.fsutil import RefusedFile, check_repo_path
+    from cc_hooks.record.dashboard import DashboardError
+
+    for path in [Path(root) / rel for rel, _ in _declaration_places(root, declaration)] + [source.path]:
+        try:
+            check_repo_path(root, path)
+        except RefusedFile:
+            raise
+        except OSError as exc:  # a plain file where a directory belongs
+            raise DashboardError(f"cannot write {path}: {exc.strerror or exc}") from exc
+
+
+def _rewrite_declaration(root, declaration, line: str) -> None:
+    """Point CLAUDE.md (and any tracked echo) at the tracker: one dashboard, never two."""
+    from pathlib import Path
+
+    from cc_hooks.fsutil import write_repo_bytes
+
+    for rel, number in _declaration_places(root, declaration):
         path = Path(root) / rel
+        if number is None:
+            old = path.read_bytes() if path.exists() else b""
+            sep = b"" if not old or old.endswith(b"\n") else b"\n"
+            write_repo_bytes(root, path, old + sep + line.encode() + b"\n")
+            continue
         lines = path.read_bytes().split(b"\n")
         old = lines[number - 1]
         ending = b"\r" if old.endswith(b"\r") else b""
         indent = old[: len(old) - len(old.lstrip())]
         lines[number - 1] = indent + line.encode() + ending
-        atomic_write_bytes(path, b"\n".join(lines))
+        write_repo_bytes(root, path, b"\n".join(lines))
 
 
 def _stub_file(root, source, target) -> None:
-    from cc_hooks.fsutil import atomic_write_text
+    from cc_hooks.fsutil import write_repo_text
     from cc_hooks.record.backends.file import today
 
     text = (f"# Next steps\n\nThe dashboard moved to `{target.display}` on {today()} "
             "(`cc-hooks dashboard show` reads it); this file's git history keeps the old one.\n")
-    atomic_write_text(source.path, text)
+    write_repo_text(root, source.path, text)

@@ -1,4 +1,8 @@
-"""`cc-hooks doctor`: read-only health check of the install, the wiring and the record."""
+"""`cc-hooks doctor`: read-only health check of the install, the wiring and the record.
+
+It runs nothing the wiring names (a clone supplies its project settings, launcher and .venv): the
+commands and the launcher are compared with what `install` writes, the installation they would start
+is named, and only the installation doctor itself runs from answers a synthetic event."""
 
 from __future__ import annotations
 
@@ -70,11 +74,10 @@ def diagnose(root) -> list:
     findings = [check_python(), *check_dependencies(), check_git(), check_repo(root)]
     config_finding, config = check_config(root)
     findings.append(config_finding)
-    wiring, commands = check_wiring(root, config or Config())
-    findings += wiring
+    findings += check_wiring(root, config or Config())
     findings += check_project_settings_committable(root)
     findings += check_command_forms(root)
-    findings += [check_hook_runs(root, command) for command in commands]
+    findings.append(check_hook_runs(root))
     findings.append(check_state_dir(root))
     findings += check_records(root, config or Config())
     findings.append(check_log(root))
@@ -164,7 +167,7 @@ def _unknown_keys(model, prefix: str = "") -> list:
 
 
 def check_wiring(root, config):
-    """Findings for the settings files and each event; plus the distinct hook commands found."""
+    """Findings for the settings files and each event."""
     from cc_hooks import settings
 
     findings = []
@@ -185,8 +188,7 @@ def check_wiring(root, config):
                 wired[event] += [(scope, handler) for handler in handlers]
     for event in settings.EVENTS:
         findings.append(_check_event(event, wired[event], getattr(config.hooks, settings.BUDGET_FIELDS[event])))
-    commands = list(dict.fromkeys(h["command"] for entries in wired.values() for _, h in entries))
-    return findings, commands
+    return findings
 
 
 def check_project_settings_committable(root) -> list:
@@ -206,7 +208,8 @@ def check_project_settings_committable(root) -> list:
 
 
 def check_command_forms(root) -> list:
-    """Per scope: the short command and its launcher, or the long inline form of earlier releases."""
+    """Per scope: the wired commands and their launcher, byte for byte against what `cc-hooks install`
+    writes, and the installation they would start. None of it runs: a clone supplies the project's."""
     from cc_hooks import settings
 
     findings = []
@@ -215,38 +218,166 @@ def check_command_forms(root) -> list:
             found = settings.our_handlers(settings.load(settings.settings_path(scope, root)).data)
         except settings.SettingsError:
             continue  # check_wiring names the file
-        commands = dict.fromkeys(h["command"].removesuffix(f" {settings.GATE_FLAG}") for hs in found.values() for h in hs)
-        findings += [_command_form(root, scope, command) for command in commands]
+        if found:
+            findings += _scope_forms(root, scope, found)
     return findings
 
 
-def _command_form(root, scope: str, command: str) -> Finding:
-    import os
-    import shlex
-    from pathlib import Path
-
+def _scope_forms(root, scope: str, found: dict) -> list:
     from cc_hooks import settings
 
+    fix = f"cc-hooks install --scope {scope}"
+    short, long = settings.wired_command(scope), settings.hook_command(scope)
+    forms = {"short": block_commands(settings.hooks_block(short)), "long": block_commands(settings.hooks_block(long))}
+    matched, stray = compare_commands(found, forms)
     name = f"hook command ({scope})"
-    if not settings.is_short(command):
-        if "&& exec" in command:
-            return warn(name, f"the long command of an earlier cc-hooks ({len(command)} characters, which Claude Code "
-                              "echoes as the hook's name at a manual /compact); it still works",
-                        f"cc-hooks install --scope {scope} (writes the launcher and the short command)")
-        return ok(name, f"hand-written: {command}")
-    head = shlex.split(command)[0]
-    path = Path(str(root) + head[len("$CLAUDE_PROJECT_DIR"):]) if head.startswith("$CLAUDE_PROJECT_DIR") else Path(head)
+    if stray:
+        findings = [differs(name, stray, fix, f"`{short}`")]
+    elif "long" in matched:
+        findings = [warn(name, f"the long command of an earlier cc-hooks ({len(long)} characters, which Claude Code "
+                               "echoes as the hook's name at a manual /compact); it still finds cc-hooks as below",
+                         f"{fix} (writes the launcher and the short command)")]
+    else:
+        findings = [ok(name, f"as `{fix}` writes it: {short}")]
+    launcher = check_launcher(root, scope) if "short" in matched else None
+    if launcher is not None:
+        findings.append(launcher)
+    if "long" in matched or (launcher is not None and launcher.status == "ok"):
+        findings.append(project_installation(scope, root) if scope == "project" else machine_installation(scope))
+    return findings
+
+
+def block_commands(block: dict) -> dict:
+    """event -> the command a hooks block (``settings.hooks_block`` and the like) wires for it."""
+    return {event: groups[0]["hooks"][0]["command"] for event, groups in block.items()}
+
+
+def compare_commands(found: dict, forms: dict) -> tuple:
+    """The names of the ``forms`` (name -> ``block_commands``) that our handlers in ``found`` match byte
+    for byte, and the (event, command) of each handler that matches none."""
+    matched, stray = [], []
+    for event, handlers in found.items():
+        for handler in handlers:
+            form = next((name for name, commands in forms.items() if commands.get(event) == handler["command"]), None)
+            if form is None:
+                stray.append((event, handler["command"]))
+            elif form not in matched:
+                matched.append(form)
+    return matched, stray
+
+
+def differs(name: str, stray: list, fix: str, expected: str = "") -> Finding:
+    """A failed finding naming each handler that is not what ``fix`` writes (doctor never runs them)."""
+    events: dict = {}
+    for event, command in stray:
+        events.setdefault(command, []).append(event)
+    listing = "; ".join(f"{', '.join(names)}: {command}" for command, names in events.items())
+    wanted = f" ({expected})" if expected else ""
+    return fail(name, f"{listing} — differs from what `{fix}` writes{wanted}; not run (doctor runs no wired command)",
+                fix)
+
+
+def check_launcher(root, scope: str) -> Finding:
+    """The launcher the short command names, against the bytes `cc-hooks install` writes (read, not run)."""
+    import os
+    import shlex
+
+    from cc_hooks import settings
+    from cc_hooks.fsutil import read_repo_bytes
+
+    name = f"hook launcher ({scope})"
+    path = settings.launcher_path(scope, root)
+    writers = ("project",) if scope == "project" else ("local", "user")  # one machine launcher serves both
+    written = {settings.launcher_text(writer).encode("utf-8") for writer in writers}
     fix = f"cc-hooks install --scope {scope}" + (
         f" (and commit {settings.PROJECT_LAUNCHER} with {settings.PROJECT_SETTINGS})" if scope == "project" else "")
-    if not path.is_file():
-        return fail(name, f"{command}: the launcher {path} is missing, so every event fails", fix)
-    if not settings.is_launcher(path):
+    try:
+        current = read_repo_bytes(path, limit=max(map(len, written)) + 1, truncate=True)
+    except FileNotFoundError:
+        return fail(name, f"the launcher {path} is missing, so every event fails", fix)
+    except OSError as exc:
+        return fail(name, f"{path}: {exc.strerror or exc}", f"move it away, then {fix}")
+    if settings.LAUNCHER_MARK.encode() not in current[:256]:
         return fail(name, f"{path} is not a cc-hooks launcher", f"move it away, then {fix}")
     if not os.access(path, os.X_OK):
         return fail(name, f"{path} is not executable", f"chmod +x {shlex.quote(str(path))}, or {fix}")
-    if scope == "project" and path.read_text(encoding="utf-8", errors="replace") != settings.launcher_text("project"):
-        return warn(name, f"{path} differs from what this cc-hooks writes", fix)
-    return ok(name, f"{command} (launcher {path})")
+    if current not in written:
+        return warn(name, f"{path} differs from what `cc-hooks install --scope {scope}` writes; not run, so which "
+                          "cc-hooks it starts is not known", fix)
+    return ok(name, f"{path}, as `cc-hooks install --scope {scope}` writes it")
+
+
+def project_installation(scope: str, root) -> Finding:
+    """Which cc-hooks the project scope's command starts, in its own order (``settings.launcher_text``):
+    the project's .venv, then PATH. Said, never run: the .venv is the repository's to supply."""
+    import os
+    from pathlib import Path
+
+    pinned = Path(root) / ".venv" / "bin" / "cc-hooks"
+    name = f"hook installation ({scope})"
+    if not os.access(pinned, os.X_OK):  # the launcher's `[ -x "$d/cc-hooks" ]`
+        return _on_path(name, root, f"no {pinned}")
+    where = "the project's .venv, inside the repository" if _inside(pinned, root) else "the project's .venv"
+    if _is_this_installation(pinned):
+        return ok(name, f"{pinned} ({where}): the installation this doctor runs from")
+    return ok(name, f"{pinned} ({where}): the hooks start it; not run by doctor, which runs no file of the repository")
+
+
+def machine_installation(scope: str) -> Finding:
+    """Which cc-hooks a machine scope's command starts: the installation it pins (this one, when the
+    command and launcher are what this installation writes), then PATH."""
+    import os
+    import sys
+    from pathlib import Path
+
+    script = Path(sys.executable).parent / "cc-hooks"
+    pinned = script if os.access(script, os.X_OK) else Path(sys.executable)  # as settings.hook_command pins it
+    name = f"hook installation ({scope})"
+    if os.access(pinned, os.X_OK):
+        return ok(name, f"{pinned}: the installation this doctor runs from (pinned by the launcher)")
+    return _on_path(name, None, f"no {pinned}")
+
+
+def _on_path(name: str, root, missing: str) -> Finding:
+    """The launcher's fallback, `command -v cc-hooks`, resolved on this PATH and named, not run."""
+    import os
+    import shutil
+    import sys
+
+    from cc_hooks.settings import NOT_INSTALLED
+
+    found = shutil.which("cc-hooks")
+    if found is None:
+        return fail(name, f"{NOT_INSTALLED}: {missing}, none on PATH; the launcher skips every hook",
+                    "install cc-hooks where the command looks (the project's .venv or PATH), then cc-hooks install")
+    path = os.path.abspath(found)
+    if root is not None and _inside(path, root):
+        return warn(name, f"{path}: cc-hooks on PATH, inside the repository ({missing}); not run by doctor — "
+                          "with a PATH entry in the repository, any clone supplies the hook",
+                    "take the repository's directories (and empty or '.' entries) out of PATH")
+    if _is_this_installation(path):
+        return ok(name, f"{path}: cc-hooks on PATH ({missing}), the installation this doctor runs from")
+    return ok(name, f"{path}: cc-hooks on PATH ({missing}), another installation than this doctor's "
+                    f"({sys.executable}); not run by doctor")
+
+
+def _inside(path, root) -> bool:
+    import os
+
+    real_root = os.path.realpath(root)
+    return os.path.commonpath([real_root, os.path.realpath(path)]) == real_root
+
+
+def _is_this_installation(script) -> bool:
+    """Whether ``script`` is the console script beside the interpreter this doctor runs on."""
+    import os
+    import sys
+    from pathlib import Path
+
+    try:
+        return os.path.samefile(Path(script).parent, Path(sys.executable).parent)
+    except OSError:
+        return False
 
 
 def _check_event(event: str, entries: list, budget: float) -> Finding:
@@ -271,31 +402,34 @@ def _check_event(event: str, entries: list, budget: float) -> Finding:
     return ok(name, f"{scope}, timeout {timeout:g} s (hook budget {budget:g} s)")
 
 
-def check_hook_runs(root, command: str) -> Finding:
-    """Run the configured command the way Claude Code does, with an event it ignores."""
+def check_hook_runs(root, harness_args: tuple = ()) -> Finding:
+    """This installation's hook entry point (the interpreter and package doctor runs from) answers an
+    event it ignores. Never a wired command, a launcher or another file the repository supplies: those
+    are compared with what `install` writes instead (``check_command_forms``)."""
     import json
-    import os
     import subprocess
+    import sys
+    from pathlib import Path
 
-    from cc_hooks.settings import NOT_INSTALLED
+    import cc_hooks
 
     name = "hook runs"
+    argv = [sys.executable, "-m", "cc_hooks", "hook", *harness_args]
+    shown = " ".join(argv)
+    # `-m` puts the working directory first on sys.path: the running package's parent, never the repository
+    # (whose own cc_hooks/ would be imported instead).
+    home = Path(cc_hooks.__file__).resolve().parent.parent
     payload = json.dumps({"hook_event_name": "Doctor", "session_id": "cc-hooks-doctor", "cwd": str(root)})
-    env = {**os.environ, "CLAUDE_PROJECT_DIR": str(root)}
     try:
-        proc = subprocess.run(
-            ["sh", "-c", command], input=payload, capture_output=True, text=True, cwd=root, env=env, timeout=HOOK_RUN_SECONDS
-        )
+        proc = subprocess.run(argv, input=payload, capture_output=True, text=True, cwd=home, timeout=HOOK_RUN_SECONDS)
     except subprocess.TimeoutExpired:
-        return fail(name, f"no answer within {HOOK_RUN_SECONDS:g} s: {command}", "run the command by hand to see where it hangs")
+        return fail(name, f"no answer within {HOOK_RUN_SECONDS:g} s: {shown}", "run it by hand to see where it hangs")
     except OSError as exc:
-        return fail(name, f"cannot run sh: {exc}", "install a POSIX shell")
-    first = (proc.stderr.strip().splitlines() or [""])[0]
+        return fail(name, f"cannot start {sys.executable}: {exc}", "reinstall cc-hooks")
     if proc.returncode != 0:
-        return fail(name, f"exit {proc.returncode}: {first or 'no stderr'} ({command})", "cc-hooks install again, or fix the installation")
-    if first.startswith(NOT_INSTALLED):
-        return fail(name, first, "install cc-hooks where the command looks (the project's .venv or PATH), then cc-hooks install")
-    return ok(name, command)
+        first = (proc.stderr.strip().splitlines() or ["no stderr"])[-1]
+        return fail(name, f"exit {proc.returncode}: {first} ({shown})", "reinstall cc-hooks")
+    return ok(name, f"this installation's hook entry point answered a synthetic event: {shown}")
 
 
 # -- the repository's side -----------------------------------------------------

@@ -68,11 +68,14 @@ def add_arguments(parser) -> None:
 def run(args) -> int:
     from cc_hooks.cli import CliError
     from cc_hooks import migrate_queue
+    from cc_hooks.fsutil import RefusedFile
 
     root = repository_root(args.project or ".")
     try:
         actions = scaffold(root)
         actions += migrate_queue.migrate(root, execute=args.migrate)
+    except RefusedFile as exc:
+        raise CliError(str(exc)) from exc
     except OSError as exc:
         raise CliError(f"cannot write {exc.filename}: {exc.strerror or exc}") from exc
     for action in actions:
@@ -123,23 +126,44 @@ def scaffold(root, today: str | None = None) -> list[Action]:
     from cc_hooks.config import CONFIG_NAME, Config, ConfigError, load_config
 
     today = today or datetime.date.today().isoformat()
-    actions = []
-    if (root / CONFIG_NAME).exists():
-        try:
-            config = load_config(root)
-        except ConfigError as exc:
-            raise CliError(f"{exc}; fix it (or move it away) and run again") from exc
-        actions.append(Action("exists", CONFIG_NAME, "left alone"))
+    have_config = (root / CONFIG_NAME).exists()
+    try:
+        config = load_config(root) if have_config else Config()
+    except ConfigError as exc:
+        raise CliError(f"{exc}; fix it (or move it away) and run again") from exc
+    check_new_files(root, config)
+    if have_config:
+        actions = [Action("exists", CONFIG_NAME, "left alone")]
     else:
-        config = Config()
         _create(root, CONFIG_NAME, render_config(config))
-        actions.append(Action("created", CONFIG_NAME, "the defaults, commented"))
+        actions = [Action("created", CONFIG_NAME, "the defaults, commented")]
     actions.extend(ignore_virtualenvs(root))
     questions = starter_questions(root, config)
     for name, rel in (("SYMPTOMS.md", config.record.symptoms), ("DECISIONS.md", config.record.decisions), ("COLDSTART_QUESTIONS.md", config.record.questions)):
         actions.append(_scaffold_file(root, rel, template(name, questions=questions)))
     actions.extend(_dashboard(root, config, today))
     return actions
+
+
+def check_new_files(root, config) -> None:
+    """RefusedFile, before the first file is created, when a file init would create is a link or lies
+    behind one (a dangling ``SYMPTOMS.md -> ~/.config/x``) or outside the work tree. A file that
+    exists is checked when it is written (most are left alone)."""
+    from cc_hooks.config import CONFIG_NAME
+    from cc_hooks.fsutil import RefusedFile, check_repo_path
+    from cc_hooks.record.dashboard import find_declaration
+
+    record = config.record
+    declaration, _ = find_declaration(root, config)
+    dashboard = [declaration.locator] if declaration.backend == "file" else []
+    for rel in (CONFIG_NAME, record.symptoms, record.decisions, record.questions, CLAUDE_MD, *dashboard):
+        if not (root / rel).exists():
+            try:
+                check_repo_path(root, root / rel)
+            except RefusedFile:
+                raise
+            except OSError as exc:
+                raise OSError(exc.errno, exc.strerror, rel) from exc
 
 
 def starter_questions(root, config) -> str:
@@ -184,7 +208,7 @@ def ignore_virtualenvs(root) -> list[Action]:
     newline = "\r\n" if "\r\n" in text else "\n"
     separator = "" if not text or text.endswith(newline) else newline
     lines = "".join(f"/{v}/{newline}" for v in unignored)
-    write_text(path, f"{text}{separator}# virtualenvs (added by cc-hooks init){newline}{lines}", ".gitignore")
+    write_text(root, ".gitignore", f"{text}{separator}# virtualenvs (added by cc-hooks init){newline}{lines}")
     names = ", ".join(f"{v}/" for v in unignored)
     return [Action("updated" if text else "created", ".gitignore",
                    f"now ignores {names}: a virtualenv made by Python before 3.13 does not ignore itself, and its "
@@ -317,12 +341,7 @@ def _scaffold_file(root, rel: str, text: str) -> Action:
 
 
 def _create(root, rel: str, text: str) -> None:
-    path = root / rel
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise OSError(exc.errno, exc.strerror, rel) from exc
-    write_text(path, text, rel)
+    write_text(root, rel, text)  # its directories too, through no symlink
 
 
 def template(name: str, **values: str) -> str:
@@ -366,7 +385,7 @@ def _dashboard(root, config, today: str) -> list[Action]:
         detail = f"CURRENT STATE {today}" + (f"; tracked echo of `{line}` because {home} is gitignored" if echo else "")
         actions.append(Action("created", rel, detail))
     elif echo:
-        write_text(root / rel, text, rel)
+        write_text(root, rel, text)
         actions.append(Action("updated", rel, f"added a tracked echo of `{line}` ({home} is gitignored)"))
     else:
         actions.append(Action("exists", rel, "left alone"))
@@ -388,7 +407,7 @@ def _declare_in_claude_md(root, line: str, origin: str, ignored: bool) -> Action
         separator = newline
     else:
         separator = newline * 2
-    write_text(path, f"{text}{separator}{line}{newline}", CLAUDE_MD)
+    write_text(root, CLAUDE_MD, f"{text}{separator}{line}{newline}")
     return Action("updated", CLAUDE_MD, f"appended `{line}`{origin}", ignored)
 
 

@@ -75,10 +75,12 @@ def load_or_fail(path):
         raise CliError(f"refusing to touch {exc}; fix or move the file, then run again") from exc
 
 
-def apply(file, new_data, dry_run: bool) -> str:
-    """Write ``new_data`` if it differs; return the one-line outcome."""
+def apply(file, new_data, dry_run: bool, root=None) -> str:
+    """Write ``new_data`` if it differs; return the one-line outcome. ``root``: the work tree of a
+    project-scope file, written through no symlink (``settings.write``)."""
     from cc_hooks import settings
     from cc_hooks.cli import CliError
+    from cc_hooks.fsutil import RefusedFile
 
     new = settings.render(file, new_data)
     if file.exists and new_data == file.data:
@@ -87,9 +89,11 @@ def apply(file, new_data, dry_run: bool) -> str:
         print(settings.diff(file, new), end="")
         return f"{file.path}: dry run, nothing written"
     try:
-        saved = settings.write(file, new)
+        saved = settings.write(file, new, root)
     except settings.SettingsError as exc:
         raise CliError(f"refusing to touch {exc}") from exc
+    except RefusedFile as exc:
+        raise CliError(f"{exc}; {file.path} is unchanged") from exc
     except OSError as exc:
         raise CliError(f"cannot write {file.path} ({exc.strerror or exc}); it is unchanged") from exc
     return f"{file.path}: written" + (f" (backup: {saved})" if saved else " (new file)")
@@ -102,13 +106,14 @@ def run(args) -> int:
     if args.strict and not args.git_hooks:
         raise CliError("--strict only applies with --git-hooks")
     root = project_root(args.project)
+    check_repo_writes(root, repo_files(args.scope, root, args.agents))
     file = load_or_fail(settings.settings_path(args.scope, root))
     command = settings.wired_command(args.scope)
     new_data, status = settings.merge(file.data, command)
     for event in settings.EVENTS:
         print(f"{event}: {status[event]}")
     print(write_launcher(args.scope, root, args.dry_run))  # first: the settings must never name a missing launcher
-    print(apply(file, new_data, args.dry_run))
+    print(apply(file, new_data, args.dry_run, repo_root(args.scope, root)))
     if args.scope == "project":
         for rel in (settings.PROJECT_SETTINGS, settings.PROJECT_LAUNCHER):
             rule = settings.ignore_rule(root, rel)
@@ -132,11 +137,47 @@ def run(args) -> int:
     return 0
 
 
+def repo_root(scope: str, root):
+    """``root`` when the scope's settings file is in the work tree (written through no symlink), else None."""
+    return root if scope in ("project", "local") else None
+
+
+def repo_files(scope: str, root, agents: bool) -> list:
+    """Every file of the work tree that ``install``/``uninstall`` of ``scope`` may write or remove."""
+    from cc_hooks import settings
+
+    if repo_root(scope, root) is None:
+        return []
+    files = [settings.settings_path(scope, root)]
+    if scope == "project":
+        files.append(settings.launcher_path(scope, root))
+    if agents:
+        from cc_hooks.agents_install import planned_files
+
+        files += [path for path, _ in planned_files(root, scope)]
+    return files
+
+
+def check_repo_writes(root, paths) -> None:
+    """CliError, before anything is written, when a link in the repository would take one of these
+    writes elsewhere (``.claude -> ~/.claude``): one line naming the path and the link."""
+    from cc_hooks.cli import CliError
+    from cc_hooks.fsutil import RefusedFile, check_repo_path
+
+    for path in paths:
+        try:
+            check_repo_path(root, path)
+        except RefusedFile as exc:
+            raise CliError(f"{exc}; nothing written") from exc
+        except OSError as exc:  # a plain file where a directory belongs
+            raise CliError(f"cannot write {path} ({exc.strerror or exc}); nothing written") from exc
+
+
 def write_launcher(scope: str, root, dry_run: bool) -> str:
     """Write the scope's launcher (mode 0755) unless it is already current; one line saying what happened."""
     from cc_hooks import settings
     from cc_hooks.cli import CliError
-    from cc_hooks.fsutil import atomic_write_bytes
+    from cc_hooks.fsutil import RefusedFile, atomic_write_bytes, write_repo_bytes
 
     path = settings.launcher_path(scope, root)
     text = settings.launcher_text(scope).encode("utf-8")
@@ -151,8 +192,13 @@ def write_launcher(scope: str, root, dry_run: bool) -> str:
     if dry_run:
         return f"{path}: dry run, would write the launcher"
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write_bytes(path, text, mode=0o755)
+        if scope == "project":
+            write_repo_bytes(root, path, text, mode=0o755)
+        else:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            atomic_write_bytes(path, text, mode=0o755)
+    except RefusedFile as exc:
+        raise CliError(f"{exc}; nothing wired") from exc
     except OSError as exc:
         raise CliError(f"cannot write {path} ({exc.strerror or exc}); nothing wired") from exc
     return f"{path}: launcher written"

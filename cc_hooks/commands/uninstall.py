@@ -24,9 +24,11 @@ def add_arguments(parser) -> None:
 
 def run(args) -> int:
     from cc_hooks import settings
-    from cc_hooks.commands.install import apply, git_hook_outcome, load_or_fail, project_root
+    from cc_hooks.commands.install import (apply, check_repo_writes, git_hook_outcome, load_or_fail, project_root,
+                                           repo_files, repo_root)
 
     root = project_root(args.project)
+    check_repo_writes(root, repo_files(args.scope, root, args.agents))
     path = settings.settings_path(args.scope, root)
     file = load_or_fail(path)
     if args.git_hooks:
@@ -42,7 +44,7 @@ def run(args) -> int:
         new_data, removed = settings.remove(file.data)
         for event in sorted(set(settings.EVENTS) | set(removed), key=_event_order):
             print(f"{event}: removed" if event in removed else f"{event}: absent")
-        print(apply(file, new_data, args.dry_run))
+        print(apply(file, new_data, args.dry_run, repo_root(args.scope, root)))
     outcome = remove_launcher(args.scope, root, args.dry_run)
     if outcome:
         print(outcome)
@@ -51,9 +53,11 @@ def run(args) -> int:
 
 def remove_launcher(scope: str, root, dry_run: bool):
     """Remove the scope's launcher (after the settings that name it) unless another scope still runs
-    it (local and user share one); a person's own file stays."""
+    it (local and user share one); a person's own file stays. The project's is reached through
+    no symlink (``fsutil.remove_repo_file``)."""
     from cc_hooks import settings
     from cc_hooks.commands.install import _commands_in
+    from cc_hooks.fsutil import remove_repo_file
 
     path = settings.launcher_path(scope, root)
     if not path.exists():
@@ -68,7 +72,10 @@ def remove_launcher(scope: str, root, dry_run: bool):
     if dry_run:
         return f"{path}: dry run, would remove the launcher"
     try:
-        path.unlink()
+        if scope == "project":
+            remove_repo_file(root, path)
+        else:
+            path.unlink()
     except OSError as exc:
         return f"{path}: could not remove the launcher ({exc.strerror or exc})"
     return f"{path}: launcher removed"

@@ -34,7 +34,7 @@ def install(args, root: Path) -> int:
     new_data, status = codex_hooks.merge(file.data, codex_hooks.hook_command(scope))
     for event in settings.EVENTS:
         print(f"{event}: {status[event]}")
-    print(apply(file, new_data, args.dry_run))
+    print(apply(file, new_data, args.dry_run, root if scope == "project" else None))  # project: through no symlink
     if args.git_hooks:
         print(git_hook_outcome(root, "install", args.dry_run, strict=args.strict))
     for line in trust_steps(scope, root, path):
@@ -73,7 +73,7 @@ def uninstall(args, root: Path) -> int:
     new_data, removed = settings.remove(file.data)
     for event in settings.EVENTS:
         print(f"{event}: removed" if event in removed else f"{event}: absent")
-    print(apply(file, new_data, args.dry_run))
+    print(apply(file, new_data, args.dry_run, root if scope == "project" else None))  # project: through no symlink
     return 0
 
 
@@ -89,9 +89,9 @@ def diagnose(root: Path, codex: str | None = None) -> list:
     findings = [doctor.check_python(), *doctor.check_dependencies(), doctor.check_git(), doctor.check_repo(root)]
     config_finding, config = doctor.check_config(root)
     findings.append(config_finding)
-    wiring, commands = check_wiring(root, config or Config(), codex)
-    findings += wiring
-    findings += [doctor.check_hook_runs(root, command) for command in commands]
+    findings += check_wiring(root, config or Config(), codex)
+    findings += check_command_forms(root)
+    findings.append(doctor.check_hook_runs(root, ("--harness", "codex")))
     findings.append(doctor.check_state_dir(root))
     findings += doctor.check_records(root, config or Config())
     findings.append(doctor.check_log(root))
@@ -134,8 +134,35 @@ def check_wiring(root: Path, config, codex: str | None = None):
             finding.fix = "cc-hooks install --harness codex (add --scope user for all projects)"
         findings.append(finding)
     findings += _trust_findings(root, keys, codex_config, codex, ok, warn, fail)
-    commands = list(dict.fromkeys(h["command"] for entries in wired.values() for _, h in entries))
-    return findings, commands
+    return findings
+
+
+def check_command_forms(root: Path) -> list:
+    """Per scope: our hooks.json commands, byte for byte against what `install --harness codex` writes,
+    and the installation they would start (as for Claude Code, ``doctor.check_command_forms``; Codex
+    has no launcher). None of them runs: a clone supplies the project's hooks.json and .venv."""
+    from cc_hooks import harness, settings
+    from cc_hooks.commands import doctor
+    from cc_hooks.harness import codex_hooks
+
+    adapter = harness.get(harness.CODEX)
+    findings = []
+    for scope in SCOPES:
+        try:
+            found = settings.our_handlers(settings.load(adapter.hooks_path(scope, root)).data)
+        except settings.SettingsError:
+            continue  # check_wiring names the file
+        if not found:
+            continue
+        fix = f"cc-hooks install --harness codex --scope {scope}"
+        written = doctor.block_commands(codex_hooks.hooks_block(codex_hooks.hook_command(scope)))
+        matched, stray = doctor.compare_commands(found, {"written": written})
+        name = f"hook command ({scope})"
+        findings.append(doctor.differs(name, stray, fix) if stray else doctor.ok(name, f"as `{fix}` writes it"))
+        if matched:
+            findings.append(doctor.project_installation(scope, root) if scope == "project"
+                            else doctor.machine_installation(scope))
+    return findings
 
 
 def _trust_findings(root, keys, codex_config, codex, ok, warn, fail) -> list:

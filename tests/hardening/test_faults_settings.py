@@ -21,16 +21,19 @@ def cc_hooks(*args: str, cwd: Path, env: dict | None = None) -> subprocess.Compl
                           env={**os.environ, **(env or {})}, timeout=60)
 
 
-def test_install_writes_through_a_symlinked_settings_file_and_keeps_its_mode(repo, tmp_path):
+def test_install_writes_through_a_symlinked_user_settings_file_and_keeps_its_mode(repo, tmp_path):
+    """The user's own settings only: a repository's are written through no symlink
+    (tests/hardening/test_repo_writes_nofollow.py)."""
     dotfiles = tmp_path / "dotfiles"
     dotfiles.mkdir()
     real = dotfiles / "claude-settings.json"
     real.write_text('{\n  "model": "opus",\n  "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x"}]}]}\n}\n')
     real.chmod(0o640)
-    (repo / ".claude").mkdir()
-    link = repo / ".claude" / "settings.json"
+    config = tmp_path / "claude-config"
+    config.mkdir()
+    link = config / "settings.json"
     link.symlink_to(real)
-    proc = cc_hooks("install", "--scope", "project", cwd=repo)
+    proc = cc_hooks("install", "--scope", "user", cwd=repo, env={"CLAUDE_CONFIG_DIR": str(config)})
     assert proc.returncode == 0, proc.stderr
     assert link.is_symlink() and os.readlink(link) == str(real)
     data = json.loads(real.read_text())

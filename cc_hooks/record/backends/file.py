@@ -12,7 +12,8 @@ Resume point: <one sentence>
 
 Reading never raises on a malformed file: findings say what is wrong. Writes
 are minimal: the lines an operation changes are rewritten, every other byte
-(line ends included, CRLF or LF) is kept, and the file is replaced atomically.
+(line ends included, CRLF or LF) is kept, and the file is replaced atomically,
+through no symlink (``fsutil.write_repo_bytes``).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Optional, Sequence, Union
 
-from cc_hooks.fsutil import atomic_write_bytes
+from cc_hooks.fsutil import RefusedFile, write_repo_bytes
 from cc_hooks.record.dashboard import DashboardError, safe_relative_path
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -237,7 +238,12 @@ class Backend:
         return b"", DashboardRead(NAME, self.locator, False, findings=[finding(self.locator, None, rule, message)])
 
     def _save(self, lines: _Lines) -> None:
-        atomic_write_bytes(self.path, lines.data())
+        """Through no symlink at any level: ``next_steps.md -> .git/config`` resolves inside the
+        repository, so it is read, but a write through it would rewrite git's configuration."""
+        try:
+            write_repo_bytes(self.root, self.path, lines.data())
+        except RefusedFile as exc:
+            raise DashboardError(str(exc)) from exc
 
     def _load_or_new(self) -> _Lines:
         lines = self._load()
