@@ -19,7 +19,12 @@ from pathlib import Path
 from typing import Any, Optional
 
 
-NO_HOOKS = json.dumps({"disableAllHooks": True})  # --settings: the user's hooks (cc-hooks among them) do not run in it
+# --settings for every agent cc-hooks starts: no hook runs in it (cc-hooks among them), and the CLI takes
+# no `git status` of its own for the system prompt (2.1.197's ran the fsmonitor a repository configured).
+NO_HOOKS = json.dumps({"disableAllHooks": True, "includeGitInstructions": False})
+# With `--setting-sources ""`: no settings file is read, so neither a repository's (an apiKeyHelper
+# runs under -p, which skips the trust dialog) nor a user's broad allow rule applies.
+NO_SETTING_FILES = ("--setting-sources", "")
 
 
 _JSON_BLOCK_RE = re.compile(r"```(?:json)?[ \t]*\n(.*?)\n?```", re.DOTALL | re.IGNORECASE)

@@ -70,7 +70,7 @@ def run(args) -> int:
         state_dir(root, create=True)  # where the history index is remembered (cc_hooks.record.history_index)
     except OSError:
         pass  # a read-only repository: the index is built each run
-    agent = _agent(args, root) if args.agent else None
+    agent = _agent(args) if args.agent else None
     try:
         result = triage(root, args.symptom, agent=agent)
     except GitError as exc:
@@ -93,8 +93,8 @@ def run(args) -> int:
     return 0
 
 
-def _agent(args, root: Path):
-    """``--agent``: the user's ``claude -p``, in the project, ordering the candidates it is shown."""
+def _agent(args):
+    """``--agent``: the user's ``claude -p``, in an empty directory, ordering the candidates it is shown."""
     from cc_hooks.cli import CliError
     from cc_hooks.record.triage_agent import AgentError, find_claude, run_agent
 
@@ -102,7 +102,7 @@ def _agent(args, root: Path):
         claude = find_claude(args.claude)
     except AgentError as exc:
         raise CliError(str(exc), 2) from exc
-    return lambda phrasings, shown: run_agent(claude, root, phrasings, shown, timeout=args.timeout)
+    return lambda phrasings, shown: run_agent(claude, phrasings, shown, timeout=args.timeout)
 
 
 def _repo_root(path: Path) -> Optional[Path]:

@@ -181,15 +181,21 @@ def parse_answer(text: str, sent: list[str]) -> Ordering:
     return Ordering(order, fix, why)
 
 
-def run_agent(claude: Path, cwd: Path, phrasings: list[str], shown: list[Shown], timeout: float = DEFAULT_TIMEOUT,
+def run_agent(claude: Path, phrasings: list[str], shown: list[Shown], timeout: float = DEFAULT_TIMEOUT,
               env: Optional[dict] = None) -> Ordering:
     """Ask ``claude -p`` (no tools: everything it needs is in the prompt) to order ``shown``."""
     from cc_hooks import claude_print
 
+    import tempfile
+
     argv = [str(claude), "-p", "--output-format", "json", "--append-system-prompt", SYSTEM, "--settings", claude_print.NO_HOOKS,
-            "--no-session-persistence", "--strict-mcp-config", "--tools", "", "--", build_prompt(phrasings, shown)]
+            *claude_print.NO_SETTING_FILES, "--no-session-persistence", "--strict-mcp-config", "--tools", "", "--",
+            build_prompt(phrasings, shown)]
     started = time.monotonic()
-    stdout, stderr, code = claude_print.execute(argv, cwd, dict(os.environ if env is None else env), timeout)
+    # It needs nothing from the work tree: run it in an empty directory, where no repository's
+    # .claude/ or .git/config can reach the CLI.
+    with tempfile.TemporaryDirectory(prefix="cc-hooks-triage-") as empty:
+        stdout, stderr, code = claude_print.execute(argv, Path(empty), dict(os.environ if env is None else env), timeout)
     ordering = parse_answer(claude_print.result_text(stdout, stderr, code), [s.id for s in shown])
     ordering.duration = round(time.monotonic() - started, 2)
     return ordering

@@ -6,12 +6,14 @@ from __future__ import annotations
 import json
 import re
 import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from cc_hooks.audit.agent import AgentError, build_prompt, find_claude, merge, parse_answer, parse_output, run_agent
+from cc_hooks.audit.agent import (AgentError, agent_argv, build_prompt, find_claude, merge, parse_answer, parse_output,
+                                  run_agent, write_history)
 from cc_hooks.audit.result import FAIL, PASS, UNTRACKED_HOME, WEAK, Graded, Question
 
 SENT = ["symptom:a", "coldstart:3"]
@@ -158,12 +160,12 @@ def test_find_claude(tmp_path, monkeypatch):
     assert find_claude() == exe and find_claude(str(exe)) == exe
 
 
-def test_an_agent_that_hangs_is_stopped_at_the_timeout(tmp_path):
+def test_an_agent_that_hangs_is_stopped_at_the_timeout(tmp_path, git_repo):
     exe = tmp_path / "claude"
     exe.write_text(f"#!{sys.executable}\nimport time\ntime.sleep(60)\n")
     exe.chmod(0o755)
     with pytest.raises(AgentError, match=r"did not answer within 0.5s"):
-        run_agent(exe, tmp_path, [Question("q", "Why?", "caller")], "0" * 40, [], timeout=0.5)
+        run_agent(exe, git_repo, [Question("q", "Why?", "caller")], "0" * 40, [], timeout=0.5)
 
 
 def test_an_agent_pointer_that_is_not_in_the_clone_is_a_fail(project):
@@ -211,8 +213,11 @@ def test_an_audit_with_the_agent_sets_aside_the_mined_questions_it_judges_not_wo
 ECHO_CLAUDE = """#!{python}
 import json, os, re, sys
 prompt = sys.argv[-1]
+folder = sys.argv[sys.argv.index("--add-dir") + 1]
+with open(os.path.join(folder, "git-log.txt"), encoding="utf-8") as handle:
+    history = handle.read()
 with open({record!r}, "w") as handle:
-    json.dump({{"argv": sys.argv[1:], "cwd": os.getcwd(), "marker": os.environ.get("AUDIT_TEST_MARKER")}}, handle)
+    json.dump({{"argv": sys.argv[1:], "cwd": os.getcwd(), "marker": os.environ.get("AUDIT_TEST_MARKER"), "history": history}}, handle)
 ids = re.findall(r"^- \\[([^\\]]+)\\]", prompt, re.M)
 results = [{{"id": i, "grade": "PASS", "where": ""}} for i in ids]
 text = "```json\\n" + json.dumps({{"results": results}}) + "\\n```"
@@ -232,11 +237,15 @@ def test_the_cli_contract_and_the_question_limit(project, tmp_path, monkeypatch)
     seen = json.loads(record.read_text())
     argv = seen["argv"]
     assert argv[:3] == ["-p", "--output-format", "json"] and argv[-2] == "--"
-    assert json.loads(argv[argv.index("--settings") + 1]) == {"disableAllHooks": True}
+    assert json.loads(argv[argv.index("--settings") + 1]) == {"disableAllHooks": True, "includeGitInstructions": False}
     assert "--no-session-persistence" in argv and "--strict-mcp-config" in argv
-    assert "Bash(git log:*)" in argv and "Write" not in argv and "Edit" not in argv
+    assert argv[argv.index("--tools") + 1] == "Read,Grep,Glob" and not any("Bash" in arg for arg in argv)
     assert "You audit whether this repository's durable record" in argv[argv.index("--append-system-prompt") + 1]
     assert seen["marker"] == "passed-through" and "cc-hooks-audit-" in seen["cwd"]  # env passed, cwd = the view
+    folder = Path(argv[argv.index("--add-dir") + 1])
+    assert f"is in {folder / 'git-log.txt'}: grep or read it" in argv[-1]  # the prompt names the history file
+    assert f"commit {project.fix}" in seen["history"] and "Symptom: add(2, 3) returns -1" in seen["history"]
+    assert not folder.exists()  # removed with the run
     sent = re.findall(r"^- \[([^\]]+)\]", argv[-1], re.M)
     assert sent == ["coldstart:3", "coldstart:4", "caller:1"]  # verbatim questions first, then cut at the limit
     assert result.agent["questions_sent"] == 3
@@ -278,3 +287,47 @@ def test_a_stale_doc_question_is_sent_marked_mined_and_may_be_set_aside_with_its
                           [stale.id])
     graded, set_aside = merge([Graded(stale, FAIL, "docs/how-to.rst:198")], answer, 40)
     assert graded == [] and set_aside == [{"id": stale.id, "question": stale.text, "why_not": "An example of a PR, not this repository's."}]
+
+
+def test_the_agent_gets_read_grep_and_glob_in_its_working_directories_and_no_shell(tmp_path):
+    """Issue 42, finding 7: a pre-approved `Bash(git grep:*)` ran `git grep --open-files-in-pager='touch …;'` and
+    `Bash(git log:*)` wrote `--output=FILE`; a bare `Read` rule read any file. No shell, no pre-approval at all."""
+    argv = agent_argv(Path("/opt/claude"), "Grade these.", tmp_path)
+
+    def value(option: str) -> str:
+        assert argv.count(option) == 1, option
+        return argv[argv.index(option) + 1]
+
+    assert argv[:4] == ["/opt/claude", "-p", "--output-format", "json"] and argv[-2:] == ["--", "Grade these."]
+    assert value("--tools") == "Read,Grep,Glob" and not any("Bash" in arg for arg in argv)
+    assert value("--add-dir") == str(tmp_path)  # the history's folder: the only working directory besides the cwd
+    assert value("--setting-sources") == ""  # no settings file: neither the clone's nor the user's rules apply
+    assert value("--permission-mode") == "dontAsk"  # whatever would be asked is refused
+    assert json.loads(value("--settings")) == {"disableAllHooks": True, "includeGitInstructions": False}
+    options = {arg for arg in argv[:-2] if arg.startswith("--")}
+    assert not options & {"--allowedTools", "--allowed-tools", "--dangerously-skip-permissions", "--permission-prompt-tool",
+                          "--mcp-config", "--plugin-dir", "--agents"}
+    assert "no shell, no git, no cc-hooks" in value("--append-system-prompt")
+
+
+def test_the_history_file_holds_heads_commits_with_their_messages_and_files(project, tmp_path):
+    project.write("notes.txt", "n\n")
+    hidden = project.commit("Note \x1b[31mred\x1b[0m things\n\nWhy: the \U000e0041\U000e0042 tags hide text", "notes.txt")
+    path, complete = write_history(project.root, tmp_path)
+    text = path.read_text(encoding="utf-8")
+    assert path == tmp_path / "git-log.txt" and complete
+    assert text.index(f"commit {hidden}") < text.index(f"commit {project.fix}")  # newest first
+    assert "    Symptom: add(2, 3) returns -1" in text and "\nsrc/calc.py\n" in text  # trailers and changed files
+    assert "    Note red things" in text and "\x1b" not in text and "\U000e0041" not in text  # sanitized
+    assert text.count("\ncommit ") + text.startswith("commit ") == 4  # every commit of HEAD
+
+    newest, complete = write_history(project.root, tmp_path, limit=1)
+    assert not complete and newest.read_text(encoding="utf-8").count("commit ") == 1
+
+
+def test_the_prompt_names_the_history_file_and_says_when_it_is_cut():
+    questions = [Question("symptom:a", "What causes A?", "symptom")]
+    assert "history" not in build_prompt(questions, "0" * 40, [])
+    whole = build_prompt(questions, "0" * 40, [], Path("/tmp/h/git-log.txt"))
+    assert "is in /tmp/h/git-log.txt: grep or read it where you would run git." in whole and "newest 5000" not in whole
+    assert "the newest 5000 commits only" in build_prompt(questions, "0" * 40, [], Path("/tmp/h/git-log.txt"), complete=False)
