@@ -190,6 +190,7 @@ def state_key(session_id: str) -> str:
 # summaries/<session>/<stamp>.json       PostCompact's capture of the harness summary (+ audit)
 # reports/<session>/<stamp>.json         the report SessionStart injected after a compaction (cc_hooks.summaries.store)
 # pending/<session>/<stamp>-<pid>.json   one item of context for the next UserPromptSubmit of that session
+# precompact.<repo>.<session>.<prompt>.<status>  empty: a PreCompact whose checkpoint is not stored (cc_hooks.markers)
 # cache/<kind>-<hash>.json               facts derived from file bytes (cc_hooks.memo)
 # prefetch-<event>.json                  the git commands the last run of <event> issued (cc_hooks.prefetch)
 
@@ -253,6 +254,19 @@ def read_json(path: Path) -> object | None:
         return None
 
 
+def write_problem(exc: OSError) -> str:
+    """Why a state write failed, as the one line ``not_stored`` shows ("No space left on device")."""
+    return exc.strerror or str(exc) or type(exc).__name__
+
+
+def not_stored(what: str, problem: str) -> str:
+    """How every hook says that a state write failed: "could not store the compaction summary (No
+    space left on device)" (the state directory's own log is on the same full disk)."""
+    from cc_hooks.printable import clean
+
+    return f"could not store the {what} ({clean(problem)[:300]})"
+
+
 def stamp() -> str:
     """A sortable, file-name-safe UTC time stamp with microseconds."""
     now = time.time()
@@ -274,13 +288,39 @@ def has_pending(common_dir: str, session_id: str) -> bool:
     return any(not name.startswith(".") or ".taken-" in name for name in names)  # a claim may be orphaned
 
 
-def add_pending(directory: Path, session_id: str, item: dict) -> None:
-    """Queue ``item`` for the next prompt of the session.
+def pending_name() -> str:
+    """The file name of a queued item: its time (the queue's order), its writer, a random tail."""
+    return f"{stamp()}-{os.getpid()}-{os.urandom(3).hex()}.json"
+
+
+def add_pending(directory: Path, session_id: str, item: dict, name: str | None = None) -> str:
+    """Queue ``item`` for the next prompt of the session; the name of its file (``pending_name``).
 
     One file per item, so writers never read-modify-write a shared file: two
     PostCompacts of one session at once both get their item delivered."""
-    name = f"{stamp()}-{os.getpid()}-{os.urandom(3).hex()}.json"
+    name = name or pending_name()
     write_json(pending_dir(directory, session_id) / name, {"session_id": session_id, "item": item})
+    return name
+
+
+def replace_pending(directory: Path, session_id: str, name: str, item: dict) -> None:
+    """Put ``item`` in the place of the queued item ``name`` (same name, same place in the queue):
+    a prompt finds the old one or the new one, never both. Nothing happens when a prompt has taken
+    the old one already (it delivers that one). OSError when the new one cannot be written: the old
+    one stays queued. Killed in between, the old one is left as a claim of a dead process, which the
+    next prompt delivers."""
+    folder = pending_dir(directory, session_id)
+    claimed = folder / f".{name}.taken-{os.getpid()}"
+    try:
+        os.rename(folder / name, claimed)  # first, so that a prompt's claim and ours cannot both win
+    except FileNotFoundError:
+        return
+    try:
+        write_json(folder / name, {"session_id": session_id, "item": item})
+    except BaseException:
+        os.rename(claimed, folder / name)
+        raise
+    os.unlink(claimed)
 
 
 def take_pending(directory: Path, session_id: str, room: int | None = None, claims: list | None = None) -> dict | None:

@@ -111,7 +111,7 @@ def _addresses(text: str) -> tuple[Address, ...]:
 class _Cues:
     """Where a cue word ("commit", "branch", "merged into", ...) and the blanks after it end in one
     line: a token starting there is cued. One pass of each cue pattern over the line, made the
-    first time it is asked, so many tokens cost linear time (searching ``cue\s*$`` in the text
+    first time it is asked, so many tokens cost linear time (searching ``cue\\s*$`` in the text
     before each token was quadratic in their number)."""
 
     def __init__(self, text: str):

@@ -25,6 +25,7 @@ SUMMARY_RULES = (
 ALLOW_ENV = "CC_HOOKS_ALLOW_COMPACT"
 NOT_BLOCKING = ("audit",)  # needs a person (or `cc-hooks audit`), not a fix inside this session
 RESERVE_SECONDS = 1.5  # left for the checkpoint and the output after the checks
+CHECKPOINT = "compaction checkpoint"  # what "could not store the ..." names (cc_hooks.state.not_stored)
 
 
 def handle(ctx: HookContext):
@@ -34,15 +35,23 @@ def handle(ctx: HookContext):
     project = open_project(ctx, "pre_compact_seconds")
     if project is None:
         return None
+    state = ctx.state_dir()  # where the checkpoint belongs, whether or not it can be made
+    marker = _mark(state, event)  # before the work: a kill or a failed write still shows PreCompact ran
     results, head = _run(ctx, project, event)
     items = _preserve(results)
+    problem = _write_checkpoint(ctx, state, marker, event, head, results, items)
     directory = ctx.state_dir(create=True)
-    _write_checkpoint(ctx, directory, event, head, results, items)
     blocked = _maybe_block(ctx, directory, event, project, results, items)
     if blocked is not None:
         return blocked
-    return ctx.harness.pre_compact_output(instructions(results, items, head), notice(results, items),
+    return ctx.harness.pre_compact_output(instructions(results, items, head, problem), notice(results, items, problem),
                                           project.config.hooks.budget_chars)
+
+
+def _mark(state, event):
+    from cc_hooks.markers import start
+
+    return start(state, event.session_id, event.prompt_id) if state is not None else None
 
 
 def _run(ctx, project, event):
@@ -69,12 +78,15 @@ def _preserve(results):
     return preserve_items(results)
 
 
-def _write_checkpoint(ctx, directory, event, head, results, items) -> None:
+def _write_checkpoint(ctx, directory, marker, event, head, results, items):
+    """None, or why the checkpoint could not be stored (a full or read-only state directory)."""
     from cc_hooks.checkpoint import write_checkpoint
     from cc_hooks.checks import score
+    from cc_hooks.markers import settle
+    from cc_hooks.state import write_problem
 
     if directory is None:
-        return
+        return "this repository has no state directory cc-hooks may use"
     outcomes = next((r.data.get("outcomes", []) for r in results if r.id == "session"), [])
     data = {
         "session_id": event.session_id,
@@ -91,6 +103,10 @@ def _write_checkpoint(ctx, directory, event, head, results, items) -> None:
         write_checkpoint(directory, event.session_id, event.prompt_id, data)
     except OSError as exc:
         ctx.log("warning", f"checkpoint not written: {exc}")
+        settle(marker, exc)
+        return write_problem(exc)
+    settle(marker, None)
+    return None
 
 
 def head_line(head) -> str:
@@ -104,19 +120,29 @@ def head_line(head) -> str:
     return f"HEAD {quote(head.sha[:12])} on {f'branch {quote(head.branch)}' if head.branch else 'a detached HEAD'}"
 
 
-def notice(results, items) -> str:
+def notice(results, items, problem=None) -> str:
     """The person's one line, where the harness shows it (Codex's TUI; its summarizer never sees
     PreCompact's output, so the report after the compaction restates what must be kept)."""
     from cc_hooks.checks import FAIL, score
+    from cc_hooks.state import not_stored
 
     failing = [r.id for r in results if r.status == FAIL]
     line = f"cc-hooks: compaction checklist {score(results)}" + (f" (FAIL: {', '.join(failing)})" if failing else "")
     if items:
         line += f"; {len(items)} must-keep item(s) unrecorded, restated in the report after the compaction"
+    if problem:
+        line += f"; {not_stored(CHECKPOINT, problem)}"
     return line + "."
 
 
-def instructions(results, items, head) -> str:
+def unstored_line(problem: str) -> str:
+    """PreCompact's line when its checkpoint could not be written (as PostCompact says it of the summary)."""
+    from cc_hooks.state import not_stored
+
+    return f"cc-hooks: {not_stored(CHECKPOINT, problem)}; the report after the compaction runs the checklist again."
+
+
+def instructions(results, items, head, problem=None) -> str:
     """What the summarizer model reads: every piece of repository text in it is a ``quote``."""
     from cc_hooks.checks import COULD_NOT_CHECK, FAIL, score
     from cc_hooks.printable import quote
@@ -124,6 +150,8 @@ def instructions(results, items, head) -> str:
     failing = [r.id for r in results if r.status == FAIL]
     unchecked = [f"{r.id} ({quote(r.summary)})" for r in results if r.status == COULD_NOT_CHECK]
     lines = [f"cc-hooks compaction checklist: {score(results)}; {head_line(head)}."]
+    if problem:
+        lines.append(unstored_line(problem))
     if failing:
         lines.append("FAIL: " + ", ".join(failing) + ".")
     if unchecked:

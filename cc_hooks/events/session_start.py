@@ -21,7 +21,18 @@ CAPTURE_MISSED = (
     "Capture missed: no PreCompact checkpoint exists for this compaction (the PreCompact hook did not run "
     "or did not finish), so nothing told the summarizer what to keep. The compaction checklist ran now instead."
 )
+# When PreCompact left its marker (cc_hooks.markers) but no checkpoint: it ran, and its write failed
+# (the error is known) or it did not finish. The person's line says the same in a few words.
+CAPTURE_NOT_STORED = ("Capture incomplete: the PreCompact hook ran but could not store its checkpoint ({why}), so "
+                      "what it found is not here. The compaction checklist ran now instead.")
+CAPTURE_UNFINISHED = ("Capture incomplete: the PreCompact hook started but did not finish, so it stored no checkpoint. "
+                      "The compaction checklist ran now instead.")
+# Neither a checkpoint nor a marker, and no marker could have been made: nothing tells whether it ran.
+CAPTURE_UNKNOWN = ("Capture unknown: no PreCompact checkpoint exists for this compaction, and none could have been "
+                   "stored (the state directory cannot be written), so whether the PreCompact hook ran cannot be "
+                   "told. The compaction checklist ran now instead.")
 DETAILS_POINTER = "`cc-hooks summaries show`"
+REPORT = "rehydration report"
 # After the capture title when the harness never shows PreCompact's output to its summarizer (Codex).
 UNSTEERED = ("does not pass PreCompact's findings to its summarizer, so the summary was written without them: "
              "each item below is a fact found before the compaction, true until it is recorded")
@@ -59,32 +70,42 @@ def handle(ctx: HookContext):
     rehydration = _rehydrate(ctx, project, event.source, summary, capture, notes + capture.notes)
     result = ctx.harness.session_start_output(rehydration.markdown, _visible(rehydration.system_message, capture), budget)
     if event.source == "compact":
-        _keep_report(ctx, event.session_id, result.stdout)
+        problem = _keep_report(ctx, directory, event.session_id, result.stdout)
+        if problem:  # nothing was kept, so the person's line may change: it says so, and points nowhere
+            result = ctx.harness.session_start_output(rehydration.markdown,
+                                                      _visible(rehydration.system_message, capture, problem), budget)
     return result
 
 
-def _keep_report(ctx, session_id: str, stdout: str) -> None:
-    """Keep the report as injected, for ``cc-hooks summaries show`` (best effort: the report stands)."""
+def _keep_report(ctx, directory, session_id: str, stdout: str) -> Optional[str]:
+    """Keep the report as injected, for ``cc-hooks summaries show`` (best effort: the report stands);
+    None, or why it could not be kept."""
+    from cc_hooks.state import write_problem
     from cc_hooks.summaries.store import save_report
 
-    directory = ctx.state_dir(create=True)
     if directory is None or not session_id:
-        return
+        return None
     try:
         save_report(directory, session_id, "compact", stdout)
     except OSError as exc:
         ctx.log("warning", f"report not kept: {exc}")
+        return write_problem(exc)
+    return None
 
 
-def _visible(report_line: str, capture: "Capture") -> str:
+def _visible(report_line: str, capture: "Capture", unkept: Optional[str] = None) -> str:
     """The person's line: after a compaction, the checklist's result before the report's counts
     ("cc-hooks: checklist 6/10 PASS (auto); 1 verified, ... — `cc-hooks summaries show` for details").
     Auto compaction shows nothing else of cc-hooks on screen (PreCompact's and PostCompact's output
-    appear only after a manual /compact), so this line carries what matters."""
+    appear only after a manual /compact), so this line carries what matters. ``unkept``: why the
+    report could not be stored (then there are no details to show)."""
+    from cc_hooks.state import not_stored
+
     if capture.checklist is None:
-        return report_line
+        return report_line + (f"; {not_stored(REPORT, unkept)}" if unkept else "")
     counts = report_line.removeprefix("cc-hooks: ")
-    return f"cc-hooks: checklist {capture.checklist}; {counts} — {DETAILS_POINTER} for details"
+    tail = f"; {not_stored(REPORT, unkept)}" if unkept else f" — {DETAILS_POINTER} for details"
+    return f"cc-hooks: checklist {capture.checklist}; {counts}{tail}"
 
 
 def _notes(project) -> list[str]:
@@ -123,13 +144,34 @@ def _capture(ctx, project, event, directory) -> Capture:
     from cc_hooks.checks.context import make_context
     from cc_hooks.checks.preserve import preserve_items
 
+    note, why = _missed(directory, event)
     checks_deadline = Deadline(ctx.deadline.remaining() / 2)
     results = run_checks(make_context(project.root, checks_deadline, event.transcript_path, event.session_id or None, project.config))
     result = _result(score(results), [r.id for r in results if r.status == FAIL])
     debt = _debt(preserve_items(results))
     failing = [r.id for r in results if r.status == FAIL]
-    return Capture(debt, f"found by the compaction checklist run now: {result}", [f"{CAPTURE_MISSED} Result: {result}."],
-                   checklist=_short_result(score(results), failing, "run now, no PreCompact"))
+    return Capture(debt, f"found by the compaction checklist run now: {result}", [f"{note} Result: {result}."],
+                   checklist=_short_result(score(results), failing, why))
+
+
+def _missed(directory, event) -> tuple[str, str]:
+    """(the report's note, the person's few words) on why this compaction has no checkpoint: told
+    from PreCompact's marker, or said to be unknowable when no marker could have been made."""
+    from cc_hooks.markers import can_mark, consume, find
+    from cc_hooks.printable import clean
+
+    if directory is None:
+        return CAPTURE_UNKNOWN, "run now, PreCompact unknown"
+    found = find(directory, event.session_id, event.prompt_id, RECENT_SECONDS)
+    if found is not None:
+        marker, why = found
+        consume(marker)
+        if why is None:
+            return CAPTURE_UNFINISHED, "run now, PreCompact did not finish"
+        return CAPTURE_NOT_STORED.format(why=clean(why)[:200]), "run now, PreCompact's checkpoint not stored"
+    if not can_mark(directory):
+        return CAPTURE_UNKNOWN, "run now, PreCompact unknown"
+    return CAPTURE_MISSED, "run now, no PreCompact"
 
 
 def _debt(items) -> list[str]:

@@ -4,12 +4,17 @@ Runs on every prompt, so the common case (nothing queued) is a stat() after
 Python starts: no pydantic, no git, no config. Only the queued items that fit the
 output budget are taken (oldest first, the first one always); the rest stay queued
 for the next prompt, so twenty audits queued at once all arrive, a few a prompt.
+A summary a PostCompact queued but was killed before auditing is audited here, by the
+prompt that took it (the only case in which this hook runs git).
 """
 
 from __future__ import annotations
 
 from cc_hooks.hook_result import SILENT
 from cc_hooks.runtime import HookContext
+
+DUE = "summary-audit-due"  # cc_hooks.events.post_compact.AUDIT_DUE, without importing it on every prompt
+RESERVE_SECONDS = 0.3  # of the budget, kept for the answer when a left-over audit runs here
 
 
 def quick(payload: dict, cwd: str):
@@ -46,7 +51,7 @@ def handle(ctx: HookContext):
     if not isinstance(pending, dict):
         settle_claims(claims, delivered=True)  # nothing usable in them
         return None
-    items = [item for item in pending.get("items", []) if isinstance(item, dict)]
+    items = _finished(ctx, config, directory, [item for item in pending.get("items", []) if isinstance(item, dict)])
     texts = [item["text"] for item in items if isinstance(item.get("text"), str)]
     if not texts:
         settle_claims(claims, delivered=True)
@@ -59,6 +64,19 @@ def handle(ctx: HookContext):
         return None
     settle_claims(claims, delivered=True)
     return result
+
+
+def _finished(ctx: HookContext, config, directory, items: list) -> list:
+    """Each item a killed PostCompact left unaudited, audited now (its claim is ours: exactly once).
+    Only after such a kill does this prompt run git; the audit keeps ``RESERVE_SECONDS`` for the answer."""
+    due = [item.get("kind") == DUE for item in items]
+    if not any(due):
+        return items
+    from cc_hooks.events.post_compact import finish_due
+    from cc_hooks.runtime import Deadline
+
+    deadline = Deadline(max(0.05, ctx.deadline.remaining() - RESERVE_SECONDS))
+    return [finish_due(ctx, config, directory, item, deadline) if is_due else item for item, is_due in zip(items, due)]
 
 
 def on_timeout(ctx: HookContext):
