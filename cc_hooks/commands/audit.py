@@ -81,9 +81,13 @@ def run(args) -> int:
     else:
         unstored = None
     if args.write_report:
-        from cc_hooks.fsutil import atomic_write_text
+        from cc_hooks.cli import CliError
+        from cc_hooks.fsutil import RefusedFile, write_repo_text
 
-        atomic_write_text(root / REPORT_NAME, report_file_text(result))
+        try:  # through the no-follow writer: a committed COLDSTART_AUDIT.md link must not reach ~/.claude/CLAUDE.md
+            write_repo_text(root, root / REPORT_NAME, report_file_text(result))
+        except RefusedFile as exc:
+            raise CliError(f"cc-hooks audit: {exc}", 2) from exc
     if args.json:
         print(render_json(result))
     elif sys.stdout.isatty() and not args.plain:
