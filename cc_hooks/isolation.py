@@ -188,6 +188,7 @@ class _Child:
         return module.handle(ctx)
 
     def deliver(self, result) -> None:
+        _remember_prefetch()  # before the answer: the next hook's prefetch reads it (a race if after)
         self.channel.send({"result": None if result is None else
                            {"stdout": result.stdout, "stderr": result.stderr, "exit_code": result.exit_code}})
         os.close(self.channel.fd)
@@ -199,16 +200,7 @@ class _Child:
 
 
 def _end_group() -> None:
-    """The answer is out: remember what the handler ran, then end this process and every git it
-    or the prefetch started (a hung one must not outlive the hook; nobody waits for them now)."""
-    import sys
-
-    prefetch = sys.modules.get("cc_hooks.prefetch")  # imported only by the events that prefetch
-    try:
-        if prefetch is not None:
-            prefetch.remember()
-    except Exception:  # only ever a speed-up
-        pass
+    """The answer is out: end this process and every git it or the prefetch started (a hung one must not outlive the hook; nobody waits for them now)."""
     children = _children()
     if children is None:  # no /proc: the whole group, this process last
         if os.getpgid(0) == os.getpid():  # never the harness's group, should setpgid have failed
@@ -220,6 +212,17 @@ def _end_group() -> None:
             os.waitpid(pid, 0)
         except OSError:
             pass  # gone already, or reaped by the thread that started it
+
+
+def _remember_prefetch() -> None:
+    import sys
+
+    prefetch = sys.modules.get("cc_hooks.prefetch")  # imported only by the events that prefetch
+    try:
+        if prefetch is not None:
+            prefetch.remember()
+    except Exception:  # only ever a speed-up
+        pass
 
 
 def _children() -> Optional[list[int]]:

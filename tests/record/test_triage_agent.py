@@ -175,7 +175,10 @@ def test_the_cli_runs_the_given_claude_with_no_tools_and_shows_its_order(two_fix
     result = json.loads(capsys.readouterr().out)
     argv = json.loads(log.read_text())
     assert argv[:3] == ["-p", "--output-format", "json"] and argv[argv.index("--tools") + 1] == ""
-    assert '{"disableAllHooks": true}' in argv and "--no-session-persistence" in argv and "--strict-mcp-config" in argv
+    from cc_hooks import claude_print
+
+    assert claude_print.NO_HOOKS in argv and "--no-session-persistence" in argv and "--strict-mcp-config" in argv
+    assert argv[argv.index("--setting-sources") + 1] == ""  # no settings file: neither the repository's nor the user's
     assert "[C1]" in argv[-1] and argv[-2] == "--"
     first = [m for m in result["mentions"]] + [c for c in result["prior"]]
     assert result["prior"][0]["rank"] == 1 and result["agent"]["fixes"] == 1
