@@ -39,6 +39,14 @@ def git_repo(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
+def home(tmp_path: Path) -> Path:
+    """An empty directory to be a private HOME."""
+    path = tmp_path / "home"
+    path.mkdir()
+    return path
+
+
+@pytest.fixture
 def git_verbs(monkeypatch) -> list[str]:
     """The verb of every git process started through ``cc_hooks.git`` (text and bytes alike), in order."""
     from cc_hooks import git as gitmod

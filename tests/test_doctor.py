@@ -50,13 +50,6 @@ def failing(checks: dict) -> set[str]:
 
 
 @pytest.fixture
-def home(tmp_path: Path) -> Path:
-    path = tmp_path / "home"
-    path.mkdir()
-    return path
-
-
-@pytest.fixture
 def healthy_repo(git_repo: Path, home: Path) -> Path:
     """The four record files committed, cc-hooks wired for this machine (local scope)."""
     for name in RECORDS:

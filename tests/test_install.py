@@ -39,13 +39,6 @@ def cli(*args: str, cwd: Path, home: Path) -> subprocess.CompletedProcess:
     )
 
 
-@pytest.fixture
-def home(tmp_path: Path) -> Path:
-    path = tmp_path / "home"
-    path.mkdir()
-    return path
-
-
 def project_settings(repo: Path) -> Path:
     return repo / ".claude" / "settings.json"
 

@@ -48,13 +48,6 @@ def wired(path: Path, event: str = "PreCompact") -> str:
 
 
 @pytest.fixture
-def home(tmp_path: Path) -> Path:
-    path = tmp_path / "home"
-    path.mkdir()
-    return path
-
-
-@pytest.fixture
 def installed(git_repo: Path, home: Path) -> Path:
     proc = cli("install", cwd=git_repo, home=home)
     assert proc.returncode == 0, proc.stderr

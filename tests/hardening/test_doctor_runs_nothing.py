@@ -31,13 +31,6 @@ def private_env(home: Path) -> dict:
 
 
 @pytest.fixture
-def home(tmp_path: Path) -> Path:
-    path = tmp_path / "home"
-    path.mkdir()
-    return path
-
-
-@pytest.fixture
 def markers(tmp_path: Path) -> Path:
     path = tmp_path / "markers"
     path.mkdir()
