@@ -97,10 +97,17 @@ def wait_for(path: Path, seconds: float = 30.0) -> str:
     raise AssertionError(f"{path} never appeared")
 
 
+def _default_sigint():
+    """A shell's background job starts with SIGINT ignored, and Python then installs no KeyboardInterrupt
+    handler: the child gets the default disposition a person's terminal gives."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
 def test_view_is_removed_when_the_process_is_interrupted(project, tmp_path, signum):
     ready = tmp_path / "ready"
-    proc = subprocess.Popen([sys.executable, "-c", HOLD, str(project.root), str(ready)], stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen([sys.executable, "-c", HOLD, str(project.root), str(ready)], stderr=subprocess.PIPE, text=True,
+                            preexec_fn=_default_sigint)
     try:
         view = Path(wait_for(ready))
         assert view.is_dir() and len(worktrees(project)) == 2
@@ -131,7 +138,7 @@ def test_interrupted_agent_audit_removes_the_view_and_stops_the_agent(project, t
     claude.write_text(SLOW_CLAUDE.format(python=sys.executable, record=str(record)))
     claude.chmod(0o755)
     exe = Path(sys.executable).parent / "cc-hooks"
-    proc = subprocess.Popen([str(exe), "audit", "--agent", "--claude", str(claude), "--project", str(project.root)],
+    proc = subprocess.Popen([str(exe), "audit", "--agent", "--claude", str(claude), "--project", str(project.root)], preexec_fn=_default_sigint,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         cwd, pid = wait_for(record).split("\n")
