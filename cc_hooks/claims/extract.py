@@ -24,6 +24,8 @@ from typing import Iterable, Optional
 from cc_hooks.claims import addresses as addr
 from cc_hooks.claims.addresses import Address, extract_addresses
 from cc_hooks.claims.model import EXTERNAL, GIT, PATH, POSITION, QUEUE, Assertion, Claim
+from cc_hooks.claims.history_statements import history_statements
+from cc_hooks.claims.sentence import asserted, unmodeled_parts
 from cc_hooks.claims.statements import named_branch_tips, statements
 from cc_hooks.claims.words import is_external_statement
 
@@ -76,13 +78,13 @@ _CLEAN_RE = re.compile(
     re.IGNORECASE,
 )
 _DIRTY_RE = re.compile(
-    r"(?<!\bno\s)(?<!\bnot\sany\s)\b(?:uncommitted|unstaged|not\s+(?:yet\s+)?committed|dirty\s+(?:working\s+)?tree|(?:working|work)\s*tree\s+(?:is\s+)?dirty|"
+    r"(?<!\bno\s)(?<!\bnot\sany\s)(?<!\bnothing\s)\b(?:uncommitted|unstaged|not\s+(?:yet\s+)?committed|dirty\s+(?:working\s+)?tree|(?:working|work)\s*tree\s+(?:is\s+)?dirty|"
     r"local\s+(?:un\w+\s+)?changes)\b",
     re.IGNORECASE,
 )
 _UNPUSHED_RE = re.compile(r"\b(?:(?:not|never)\s+(?:yet\s+|been\s+)?pushed|(?<!\bno\s)(?:unpushed|un-pushed))\b", re.IGNORECASE)
 _NO_UNPUSHED_RE = re.compile(r"\bno\s+(?:unpushed|un-pushed|local-only)\s+commits?\b|\bnothing\s+(?:left\s+)?to\s+push\b", re.IGNORECASE)
-_NO_DIRT_RE = re.compile(r"\bno\s+(?:uncommitted|unstaged|local)\s+(?:changes|modifications|edits)\b", re.IGNORECASE)
+_NO_DIRT_RE = re.compile(r"\bno\s+(?:uncommitted|unstaged|local)\s+(?:changes|modifications|edits)\b|\bnothing\s+(?:is\s+)?(?:uncommitted|unstaged|modified)\b", re.IGNORECASE)
 _PUSHED_RE = re.compile(r"\bpushed\b(?!\s+(?:only\s+)?(?:the\s+first|the\s+earlier|one\s+of|some\s+of|part\s+of|\w+\s+of\s+them))", re.IGNORECASE)
 _STAGED_RE = re.compile(
     r"\b(?:(?:changes|files?|everything|diff)\s+(?:is\s+|are\s+)?staged|staged\s+(?:changes|files?)|in\s+the\s+index)\b",
@@ -112,8 +114,12 @@ def claim_from_line(
     claim.addresses = found
     claim.intent = section == "queue" or bool(_INTENT_RE.search(text))
     # Future work ("will push", "the user wants it merged") asserts nothing about the git state now.
-    claim.assertions = [] if claim.intent else git_assertions(text) + statements(text, found)
+    claim.assertions = [] if claim.intent else git_assertions(text) + statements(text, found) + history_statements(text, found)
     claim.kind = classify(claim)
+    if not claim.intent and claim.kind != QUEUE:
+        modeled = frozenset(a.what for a in claim.assertions) | ({"probe"} if claim.addresses_of(addr.PROBE) else set())
+        claim.unmodeled = [p.name for p in unmodeled_parts(text, modeled, found)]
+        claim.past = any(p.past for p in asserted(text, found))
     return claim
 
 

@@ -2,12 +2,13 @@
 
 A claim is one load-bearing sentence (a dashboard line, a sentence of the
 harness summary) with the addresses and assertions that make it checkable.
-Each verifier adds ``Check`` records; the verdict follows from them:
+Each verifier adds ``Check`` records; ``decide`` combines them with the parts of the sentence
+no statement models (``sentence.py``):
 
-- CONTRADICTED if any check contradicts the claim;
-- VERIFIED if at least one check was made and every check agrees;
+- CONTRADICTED if a check disproves a modeled part;
+- VERIFIED only if nothing asserted is unmodeled and every check agrees;
 - UNVERIFIED otherwise, always with the reason ("no checkable address",
-  "probe not trusted", "time budget", ...).
+  "whether it was reverted is not checked", "time budget", ...).
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ KINDS = (GIT, EXTERNAL, POSITION, QUEUE, PATH)
 NO_ADDRESS = "no checkable address"
 FUTURE_WORK = "future work: what it names is not expected to exist yet"
 TIME_BUDGET = "time budget"
+EXISTS = "exists"  # Check.proves of a look-up: the thing named is (or is not) there
 
 
 @dataclass(frozen=True)
@@ -47,6 +49,7 @@ class Assertion:
     target: Optional[str] = None  # merge target / branch name
     sha: Optional[str] = None  # for branch_at
     detail: Optional[str] = None  # what else it names: the code name a file "contains", the other ref of "same_tip"
+    line: Optional[int] = None  # the line of ``target`` a "mentions" statement is about
 
     def to_dict(self) -> dict:
         data = {"what": self.what, "negated": self.negated}
@@ -56,6 +59,8 @@ class Assertion:
             data["target"] = self.target
         if self.sha:
             data["sha"] = self.sha
+        if self.line:
+            data["line"] = self.line
         return data
 
 
@@ -65,6 +70,7 @@ class Check:
     verdict: str
     evidence: str  # what the source of truth says, or why it could not be checked
     by: str = ""  # the verifier that made it
+    proves: str = ""  # EXISTS: it looked up the thing named, and so decides nothing else the sentence says
 
 
 @dataclass
@@ -79,6 +85,8 @@ class Claim:
     date: Optional[str] = None  # queue item date, else the state block's
     done: bool = False  # a DONE queue item
     intent: bool = False  # future work ("will create x"): no git-state assertions, paths not checked
+    unmodeled: list[str] = field(default_factory=list)  # predicates it asserts that no statement checks (sentence.py)
+    past: bool = False  # it places the paths it names at a commit ("renamed in `S`"): HEAD does not disprove it
     checks: list[Check] = field(default_factory=list)
 
     def extracted(self) -> dict:
@@ -87,7 +95,8 @@ class Claim:
             "text": self.text, "kind": self.kind, "source": self.source, "line": self.line, "section": self.section,
             "date": self.date, "done": self.done, "intent": self.intent,
             "addresses": [[a.kind, a.value, a.line, a.end_line, a.quoted] for a in self.addresses],
-            "assertions": [[a.what, a.negated, a.target, a.sha, a.detail] for a in self.assertions],
+            "assertions": [[a.what, a.negated, a.target, a.sha, a.detail, a.line] for a in self.assertions],
+            "unmodeled": list(self.unmodeled), "past": self.past,
         }
 
     @classmethod
@@ -99,8 +108,12 @@ class Claim:
             assertions=[Assertion(*fields) for fields in data["assertions"]],
         )
 
-    def add(self, subject: str, verdict: str, evidence: str, by: str = "") -> None:
-        self.checks.append(Check(subject, verdict, evidence, by))
+    def add(self, subject: str, verdict: str, evidence: str, by: str = "", proves: str = "") -> None:
+        self.checks.append(Check(subject, verdict, evidence, by, proves))
+
+    def add_exists(self, subject: str, verdict: str, evidence: str, by: str = "") -> None:
+        """A check that looked up the thing named: it says nothing else about the sentence."""
+        self.add(subject, verdict, evidence, by, EXISTS)
 
     def merged_away(self, name: str) -> bool:
         """The claim says ``name`` was merged into another branch (which may since have deleted it)."""
@@ -124,19 +137,21 @@ class Claim:
 
     @property
     def verdict(self) -> str:
-        verdicts = {c.verdict for c in self.checks}
-        if CONTRADICTED in verdicts:
-            return CONTRADICTED
-        if verdicts == {VERIFIED} and all(c.subject for c in self.checks):
-            return VERIFIED  # every check agrees, and each one looked at something named
-        return UNVERIFIED
+        return decide(self.checks, self.unmodeled, self.past)
 
     @property
     def evidence(self) -> str:
-        """The checks that decided the verdict, as one line."""
+        """The checks that decided the verdict, as one line; for an UNVERIFIED claim with unmodeled
+        parts, what was checked, then each part left unchecked and how to say it checkably."""
         verdict = self.verdict
         if not self.checks:
             return NO_ADDRESS
+        if verdict == UNVERIFIED and self.unmodeled:
+            from cc_hooks.claims.sentence import by_name
+
+            checked = "; ".join(dict.fromkeys(_describe(c) for c in self.checks))
+            said = "; ".join(f"{p.name} is not checked (say {p.restate})" for p in map(by_name, self.unmodeled))
+            return f"{checked}; {said}" if checked else said
         decisive = [c for c in self.checks if c.verdict == verdict] or self.checks
         return "; ".join(dict.fromkeys(_describe(c) for c in decisive))
 
@@ -157,6 +172,27 @@ class Claim:
                 {"subject": c.subject, "verdict": c.verdict, "evidence": c.evidence, "by": c.by} for c in self.checks
             ],
         }
+
+
+def decide(checks: list[Check], unmodeled: list[str], past: bool = False) -> str:
+    """The one combination of checks into a verdict (DESIGN.md, "Verdicts by coverage"):
+
+    - CONTRADICTED when a check disproves a modeled part; a thing looked up at HEAD and not found
+      does not disprove a sentence that also says something unmodeled, or places it at a commit (``past``);
+    - VERIFIED only when nothing it asserts is unmodeled and every check agrees, each one having
+      looked at something named;
+    - UNVERIFIED otherwise.
+    """
+    if past:  # what is at HEAD says nothing of the sentence's commit
+        checks = [c for c in checks if not (c.proves == EXISTS and c.verdict == CONTRADICTED)]
+    against = [c for c in checks if c.verdict == CONTRADICTED]
+    if against and not (unmodeled and all(c.proves == EXISTS for c in against)):
+        return CONTRADICTED
+    if unmodeled or not checks:
+        return UNVERIFIED
+    if all(c.verdict == VERIFIED and c.subject for c in checks):
+        return VERIFIED
+    return UNVERIFIED
 
 
 def _describe(check: Check) -> str:

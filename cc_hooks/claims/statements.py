@@ -32,7 +32,7 @@ _REF = r"`?([A-Za-z0-9][\w./+-]*[\w/+-]|[A-Za-z0-9])`?"
 _NEGATION = r"(?:not|n't|never|nothing)\s+(?:\w+\s+)?"
 _GONE_RE = re.compile(
     r"\b(?:(?:was|were|is|are|been|got|get|gets|has\s+been|have\s+been)\s+)?"
-    r"(?:(?:removed|deleted|dropped)(?!\s+(?:lines?|items?|rows?|entries|entry|elements?|nodes?|records?|keys?|values?|parts?|char(?:acter)?s?|bytes?|tokens?|words?|fields?|columns?|commits?|ones?|code|text)\b)|retired|gone|rm'?d|"
+    r"(?:went\s+away|go(?:es)?\s+away|(?:removed|deleted|dropped)(?!\s+(?:lines?|items?|rows?|entries|entry|elements?|nodes?|records?|keys?|values?|parts?|char(?:acter)?s?|bytes?|tokens?|words?|fields?|columns?|commits?|ones?|code|text)\b)|retired|gone|rm'?d|"
     r"no\s+longer\s+(?:exists?|there|present|tracked|in\s+(?:the\s+)?(?:repo(?:sitory)?|tree|codebase))|"
     r"(?:does|do|did)\s*(?:n[o']t|not)\s+exist(?:\s+any\s*more)?|(?:doesn't|don't)\s+exist(?:\s+any\s*more)?|"
     r"not\s+exist(?:ing)?\s+any\s*more|there\s+(?:is|are)\s+no|(?:is|are)\s+not\s+in\s+(?:this|the)\s+(?:checkout|work\s*tree|tree)|got\s+rid\s+of|removal\s+of|deletion\s+of|(?:is|are|was|were)\s+absent)\b",
@@ -300,7 +300,7 @@ def _position_in(clause: str, address: Address) -> Optional[int]:
 
 _AUTHOR_BEFORE_RE = re.compile(
     r"(?:\b(?:landed|fixed|added|introduced|implemented|came|went|done|committed|shipped|resolved|addressed|handled|"
-    r"made|changed|removed|deleted|dropped|split|moved|renamed|refactored|rewritten|rewrote|merged|solved|closed|"
+    r"made|changed|removed|deleted|dropped|split|moved|renamed|replaced|superseded|refactored|rewritten|rewrote|merged|solved|closed|"
     r"enabled|disabled|switched|bumped|deprecated|restored|reworked|updated|optimi[sz]ed)\s+(?:[\w'-]+\s+){0,4}?(?:in|as|with|by|via)|"
     r"\b(?:is|was|are|were)|\bfix(?:es)?\s*(?:is|was|:)|\bcommit)\s*(?:commit\s+)?$",
     re.I,

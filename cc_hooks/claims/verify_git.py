@@ -115,7 +115,7 @@ def _default_branch(ctx: VerifyContext, besides: Optional[str]) -> Optional[Ref]
 def _subject_branches(ctx: VerifyContext, claim: Claim) -> list[Ref]:
     """Refs the claim is about (named branches that are not merge targets or places it is not on);
     a place the sentence puts its commits ("only on `origin/1.x`") comes first."""
-    targets = {a.target for a in claim.assertions if a.what == "merged" or (a.what == "reachable" and a.negated)}
+    targets = {a.target for a in claim.assertions if a.what in ("merged", "reached") or (a.what == "reachable" and a.negated)}
     targets |= {a.target for a in claim.assertions if a.what == "same_tip"} | {a.sha for a in claim.assertions if a.what == "same_tip"}
     placed = [ctx.resolve_ref(a.target or "") for a in claim.assertions if a.what == "reachable" and not a.negated]
     first = [r for r in placed if r is not None]
@@ -155,6 +155,7 @@ def _sha_target(ctx: VerifyContext, claim: Claim, subject_refs: list[Ref]) -> tu
 
 def _judge(ctx, claim, plan, objects, commits, outside, subjects) -> None:
     add = lambda subject, verdict, evidence: claim.add(subject, verdict, evidence, NAME)  # noqa: E731
+    exists = lambda subject, verdict, evidence: claim.add_exists(subject, verdict, evidence, NAME)  # noqa: E731
     for address in claim.addresses_of(addr.SHA):
         sha = address.value
         if _is_tip_claim(claim, sha):
@@ -164,7 +165,7 @@ def _judge(ctx, claim, plan, objects, commits, outside, subjects) -> None:
             add(f"commit {sha}", UNVERIFIED, f"{sha} is ambiguous: more than one object's name starts with it")
             continue
         if obj is None:
-            add(f"commit {sha}", CONTRADICTED, f"no commit {sha} in this repository")
+            add(f"commit {sha}", CONTRADICTED, f"no commit {sha} in this repository")  # never anywhere: decisive
             continue
         if obj[1] != "commit":
             add(f"commit {sha}", CONTRADICTED, f"{sha} is a {obj[1]}, not a commit")
@@ -175,13 +176,13 @@ def _judge(ctx, claim, plan, objects, commits, outside, subjects) -> None:
             rev, label = plan.sha_target
             where = _head_label(ctx) if rev == "HEAD" else label
             if full not in outside.get(rev, set()):
-                add(f"commit {sha}", VERIFIED, f"{title} is reachable from {where}")
+                (add if plan.strict else exists)(f"commit {sha}", VERIFIED, f"{title} is reachable from {where}")
             elif plan.strict:
                 add(f"commit {sha}", CONTRADICTED, f"{title} exists but is not reachable from {where}{_found_on(ctx, full)}")
             else:
                 _judge_elsewhere(ctx, sha, full, title, where, add)
         elif not plan.merge_targets:
-            add(f"commit {sha}", VERIFIED, f"{title} exists")
+            exists(f"commit {sha}", VERIFIED, f"{title} exists")
     for ref in _not_on(ctx, claim):
         for address in claim.addresses_of(addr.SHA):
             full = commits.get(address.value)
@@ -206,13 +207,13 @@ def _judge(ctx, claim, plan, objects, commits, outside, subjects) -> None:
         elif ref is None:
             add(f"branch {ref_name.value}", CONTRADICTED, f"no branch, tag or remote branch named {ref_name.value}")
         else:
-            add(f"branch {ref.short}", VERIFIED, _ref_exists(ref, ref_name.value))
+            exists(f"branch {ref.short}", VERIFIED, _ref_exists(ref, ref_name.value))
     for name in claim.addresses_of(addr.NAME):
         ref = ctx.resolve_ref(name.value)
         if ref is not None and name.value in gone:
             add(f"branch {ref.short}", CONTRADICTED, f"{_ref_exists(ref, name.value)}: it is not gone")
         elif ref is not None:  # not a ref: the path verifier decides
-            add(f"branch {ref.short}", VERIFIED, _ref_exists(ref, name.value))
+            exists(f"branch {ref.short}", VERIFIED, _ref_exists(ref, name.value))
     for assertion in claim.assertions:
         _judge_assertion(ctx, claim, plan, assertion, commits, outside, subjects, add)
 

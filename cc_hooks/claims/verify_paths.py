@@ -217,52 +217,52 @@ def _suffixed(ctx: VerifyContext, relative: str) -> list[tuple[str, str, str]]:
 def _judge(ctx, claim, address, relative, obj, ignored, line_counts, elsewhere=()) -> None:
     label = str(address)
     if relative is None:
-        claim.add(label, CONTRADICTED, f"{address.value} is outside this repository", NAME)
+        claim.add_exists(label, CONTRADICTED, f"{address.value} is outside this repository", NAME)
         return
     if relative == "":
-        claim.add(label, VERIFIED, "the repository root", NAME)
+        claim.add_exists(label, VERIFIED, "the repository root", NAME)
         return
     if obj is None and len(elsewhere) > 1:
         names = ", ".join(path for path, _, _ in elsewhere[:3]) + (", …" if len(elsewhere) > 3 else "")
         if address.line is None:
-            claim.add(label, VERIFIED, f"{len(elsewhere)} paths at HEAD end in {relative}: {names}", NAME)
+            claim.add_exists(label, VERIFIED, f"{len(elsewhere)} paths at HEAD end in {relative}: {names}", NAME)
         else:
-            claim.add(label, UNVERIFIED, f"{len(elsewhere)} paths at HEAD end in {relative} ({names}): which one is meant is unclear", NAME)
+            claim.add_exists(label, UNVERIFIED, f"{len(elsewhere)} paths at HEAD end in {relative} ({names}): which one is meant is unclear", NAME)
         return
     if obj is None:
         in_tree = _in_work_tree(ctx, relative)
         if address.kind == addr.PATH and not in_tree and "/" not in relative and not address.quoted:
-            claim.add(label, UNVERIFIED, f"no file named {relative} at HEAD; written without backticks, it may name no file", NAME)
+            claim.add_exists(label, UNVERIFIED, f"no file named {relative} at HEAD; written without backticks, it may name no file", NAME)
             return
         if address.kind == addr.NAME and claim.merged_away(address.value):
-            claim.add(label, UNVERIFIED, f"no branch or path named {address.value} now; a merged branch is often deleted", NAME)
+            claim.add_exists(label, UNVERIFIED, f"no branch or path named {address.value} now; a merged branch is often deleted", NAME)
             return
         if address.kind == addr.NAME and not in_tree:
             fact = f"no branch, tag or path named {address.value} at HEAD"
         elif in_tree and _says_uncommitted(claim):
-            claim.add(label, VERIFIED, f"{relative} is in the work tree and not committed", NAME)
+            claim.add_exists(label, VERIFIED, f"{relative} is in the work tree and not committed", NAME)
             return
         elif in_tree:
             # It exists, so the sentence is not false; but nothing committed backs it.
-            claim.add(label, UNVERIFIED, f"{relative} is in the work tree but not committed at HEAD", NAME)
+            claim.add_exists(label, UNVERIFIED, f"{relative} is in the work tree but not committed at HEAD", NAME)
             return
         else:
             fact = f"{relative} does not exist at HEAD (deleted or never committed)"
-        claim.add(label, CONTRADICTED, fact, NAME)
+        claim.add_exists(label, CONTRADICTED, fact, NAME)
         return
     if relative in ignored:
-        claim.add(label, CONTRADICTED, f"{relative} is committed but matches a .gitignore rule", NAME)
+        claim.add_exists(label, CONTRADICTED, f"{relative} is committed but matches a .gitignore rule", NAME)
         return
     kind = "directory" if obj[1] == "tree" else "file"
     if address.line is None or obj[1] != "blob":
-        claim.add(label, VERIFIED, f"{relative} is a tracked {kind} at HEAD", NAME)
+        claim.add_exists(label, VERIFIED, f"{relative} is a tracked {kind} at HEAD", NAME)
         return
     count = line_counts.get(relative, 0)
     last = address.end_line or address.line
     if 1 <= address.line <= last <= count:
-        claim.add(label, VERIFIED, f"{relative} has {count} lines at HEAD", NAME)
+        claim.add_exists(label, VERIFIED, f"{relative} has {count} lines at HEAD", NAME)
     else:
-        claim.add(label, CONTRADICTED, f"{relative} has only {count} lines at HEAD", NAME)
+        claim.add_exists(label, CONTRADICTED, f"{relative} has only {count} lines at HEAD", NAME)
 
 
 def _is_blob(obj) -> bool:

@@ -104,8 +104,16 @@ def _judge(ctx: VerifyContext, claim: Claim, date: str, commits: History, named:
         commit, hits, total = near
         claim.add("queue item", UNVERIFIED, f"possibly done already: {_describe(ctx, commit)} has {hits} of its {total} words", NAME)
         return
-    searched = f"no commit on HEAD references it or matches its words ({len(commits)} searched)"
-    claim.add("queue item", UNVERIFIED if claim.done else VERIFIED, searched, NAME)
+    if claim.done:
+        claim.add("queue item", UNVERIFIED, f"no commit on HEAD references it or matches its words ({len(commits)} searched)", NAME)
+    elif _ASK_RE.match(_work_text(claim)):
+        claim.add("queue item", UNVERIFIED, "a question or decision for people: no commit can show it", NAME)
+    else:  # absence of a landing proves nothing: the work may have landed under other words or elsewhere
+        claim.add("queue item", UNVERIFIED, f"pending as far as git shows: no landing found among {len(commits)} commits", NAME)
+
+
+_ASK_RE = re.compile(r"^\W*(?:ask|discuss|decide|agree|check\s+with|confirm\s+with|talk\s+to|wait\s+for|propose|consider|"
+                     r"find\s+out|figure\s+out\s+whether|get\s+(?:sign-off|approval))\b", re.I)
 
 
 def _near(wanted: list[str], commits: History) -> Optional[tuple[Commit, int, int]]:

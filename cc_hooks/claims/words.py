@@ -88,7 +88,7 @@ def is_external_statement(text: str) -> bool:
     return _EXTERNAL_RE.search(text) is not None
 
 
-_IDENT_RE = re.compile(r"`([A-Za-z_][\w.]*)(?:\([^`]*\))?`|\b([a-z]+_[a-z0-9_]+|[a-z]+[A-Z]\w+|[A-Z][a-z]+[A-Z]\w+)\b")
+_IDENT_RE = re.compile(r"`([A-Za-z_$][\w.$]*(?:(?:::|#)[A-Za-z_$][\w.$]*)*)(?:\([^`]*\))?`|\b([a-z]+_[a-z0-9_]+|[a-z]+[A-Z]\w+|[A-Z][a-z]+[A-Z]\w+)\b")
 
 
 def unhyphen(text: str) -> str:
@@ -100,7 +100,7 @@ def identifiers(text: str) -> list[str]:
     """Code names in a sentence (`delete_where()`, snake_case, camelCase): the strongest topic words."""
     found = []
     for quoted, bare in _IDENT_RE.findall(text):
-        name = (quoted or bare).rstrip("()").split(".")[-1]
+        name = re.split(r"::|#|\.", (quoted or bare).rstrip("()"))[-1]  # `Rack::Request#headers` -> headers
         if len(name) >= 3 and not re.fullmatch(r"[0-9a-fA-F]+", name):
             found.append(name)
     return list(dict.fromkeys(found))

@@ -82,7 +82,8 @@ def test_the_benchmark_dashboard_costs_nine_git_processes(repo, git_verbs):
         ["for-each-ref", "status", "cat-file", "rev-list", "log", "check-ignore", "grep", "log", "rev-list"]
     )  # refs, work tree, objects, ancestry, subjects, ignores, line counts, queue window, staleness
     assert result.git_calls == 9
-    assert result.counts == {VERIFIED: 127, CONTRADICTED: 37, UNVERIFIED: 37}  # as on the benchmark fixture
+    # as on the benchmark fixture; the 50 pending queue items with no landing are UNVERIFIED, not VERIFIED (issue 43)
+    assert result.counts == {VERIFIED: 77, CONTRADICTED: 37, UNVERIFIED: 87}
 
 
 def test_ancestry_is_remembered_by_commit_and_not_walked_again_after_a_new_commit(repo, git_verbs):

@@ -6,7 +6,7 @@ import datetime
 
 from cc_hooks.checks import run_check
 from cc_hooks.checks.context import make_context
-from cc_hooks.claims.model import CONTRADICTED, VERIFIED
+from cc_hooks.claims.model import CONTRADICTED, UNVERIFIED, VERIFIED
 from cc_hooks.claims.rehydration import build_rehydration
 from cc_hooks.config import load_config
 from cc_hooks.runtime import Deadline
@@ -43,7 +43,8 @@ def test_the_report_carries_the_tracker_state_with_verdicts(gh_repo, github):
     assert result.dashboard == "github o/r" and result.state_date == TODAY
     landed = by_text(result.claims, f"{key} ")
     assert landed.verdict == CONTRADICTED and sha[:7] in landed.evidence and "landed" in landed.evidence
-    assert by_text(result.claims, f"{other} ").verdict == VERIFIED
+    pending = by_text(result.claims, f"{other} ")  # no landing found: pending, which is no proof (issue 43)
+    assert pending.verdict == UNVERIFIED and "no landing found among" in pending.evidence
     assert by_text(result.claims, "Branch `main`").verdict == VERIFIED
     assert "CONTRADICTED" in result.markdown and f"{key} Add the tokenizer" in result.markdown
     assert "`github o/r`" in result.markdown

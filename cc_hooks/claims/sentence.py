@@ -1,0 +1,110 @@
+"""What a sentence asserts beyond the things it names, and which of it is modeled.
+
+A verdict may not say more than was checked (DESIGN.md, "Verdicts by coverage"). The
+statements of ``statements.py`` and ``extract.git_assertions`` are the modeled predicates:
+each maps to a check. This module is the registry of the predicates agents write about a
+repository's history and contents, each with the cue that shows it in a sentence and the
+statements that model it. A cue whose predicate the sentence's statements do not model is an
+*unmodeled part*: the claim can then be CONTRADICTED by a check of a modeled part, but never
+VERIFIED, and its UNVERIFIED line names the part and how to say it checkably.
+
+Text that matches no cue (an activity, "I read `x.py`"; a description, "the csv crash fix")
+asserts nothing this registry knows of; its nouns' checks decide.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+
+@dataclass(frozen=True)
+class Predicate:
+    name: str  # how the report names the part: "whether it was reverted"
+    cue: "re.Pattern[str]"
+    modeled_by: frozenset  # the statement kinds (``Assertion.what``) that check it
+    restate: str  # how to say it checkably
+    subject: str = ""  # "path": the cue's ``subj`` group, when it matched, must be a path the sentence names
+    past: bool = False  # it places the paths it names at a commit: whether they exist at HEAD proves nothing
+
+
+def _p(name: str, cue: str, modeled_by: str, restate: str, subject: str = "", past: bool = False) -> Predicate:
+    return Predicate(name, re.compile(cue, re.IGNORECASE), frozenset(modeled_by.split()), restate, subject, past)
+
+
+_SHA = r"`?[0-9a-f]{7,40}`?"
+
+PREDICATES = (
+    _p("was reverted", r"\b(?:was|were|got|been|is|are|has\s+been)\s+(?:not\s+|never\s+|since\s+|later\s+)?reverted\b|"
+       r"\b(?:not|never)\s+(?:been\s+)?reverted\b|\breverted\s+(?:by|in)\b|\brevert\s+of\b", "reverted reverts",
+       "name the reverting commit: \"`S` reverted `R`\""),
+    _p("reverts another commit", r"\breverts?\b|\breverted\b|\brestored\s+by\s+the\s+revert\b", "reverts reverted",
+       "name both commits: \"`S` reverts `R`\""),
+    _p("who authored it", r"\b(?:authored|written|signed(?:-off)?)\s+by\b|\bcommitted\s+by\s+(?!the\b|an?\b|`)|\bauthor\s+(?:is|was)\b|\b(?:is|was)\s+by\s+[A-Z]", "authored",
+       "\"`S` was authored by <name as in git log>\""),
+    _p("the order of the commits", r"\b(?:came|comes|landed|was\s+committed)\s+(?:before|after)\s+`|\b(?:precedes|preceded|follows|followed)\s+`|"
+       r"\b(?:older|newer|earlier|later)\s+than\s+`|\b(?:parent|child)\s+of\s+`", "before",
+       "\"`A` came before `B`\" with both shas"),
+    _p("whether it changed since then", r"\b(?:has|have|had)\s*(?:n[o']t|not|never)\s+(?:been\s+)?(?:changed|touched|modified|edited|updated)\b|"
+       r"\b(?:not|never|nobody|no\s+one)\s+(?:been\s+)?(?:changed|touched|modified|edited)\b|\bunchanged\b|\buntouched\b|"
+       r"\b(?:changed|modified|touched|edited|updated)\s+(?:again\s+)?(?:since|after)\b|\bsince\s+(?:then|it\s+was)\b", "changed_since",
+       "\"`path` has not changed since `S`\""),
+    _p("which release is latest", r"\b(?:latest|newest|most\s+recent|last|current)\s+(?:stable\s+)?(?:release|tag|version|commit)\b", "latest_tag",
+       "\"the latest release tag is `vX`\""),
+    _p("which release shipped it", r"\b(?:first\s+)?(?:shipped|released|published)\s+(?:in|as|with|on)\b|\bfirst\s+(?:released|shipped|release)\b|"
+       r"\bmade\s+it\s+into\b|\b(?:is|was|are|were)\s+(?:part\s+of|in)\s+(?:the\s+)?(?:release\s+)?`?v?\d+\.\d+|\btagged\s+(?:on|from|in)\b|"
+       r"\bon\s+the\s+same\s+day\b", "in_release reached",
+       "\"`S` is in the `vX` tag\""),
+    _p("whether the same change is elsewhere", r"\bsquash(?:ed)?[- ]?merged\b|\bcherry-?pick(?:ed)?\s+(?:to|into|onto)\b|\bbackported\s+(?:to|into)\b|"
+       r"\bsame\s+(?:change|patch|diff|fix)\b|\b(?:patch-)?equivalent\b|\bnever\s+reached\b|\bis\s+a\s+(?:copy|backport|cherry-pick)\s+of\b",
+       "reachable reached",
+       "\"`S` is on `branch`\" (ancestry) or name the copy's sha"),
+    _p("whether the commit created it", r"`[0-9a-fA-F]{4,40}`\s+(?:created|introduced)\s+`|`\s+(?:was|were)\s+(?:created|introduced|added)\s+(?:in|by)\s+`[0-9a-fA-F]{4,40}`",
+       "created touched about changed_since", "\"`S` created `path`\"", past=True),
+    _p("what the commit did", r"\b(?:renamed|moved|folded|split|merged|converted|turned|replaced|superseded|rejected|dropped|removed|restored)\b[^;]*?\b(?:in|by)\s+`[0-9a-fA-F]{4,40}`",
+       "renamed created touched about merged gone", "\"`S` renamed `old` to `new`\" or \"`S` removed `name`\"", past=True),
+    _p("that it is back", r"\b(?:is|are)\s+back\b|\bcame\s+back\b|\bre-?added\b|\breintroduced\b", "",
+       "\"`path` exists\" and \"`S` restored `path`\" as two sentences"),
+    _p("when or whether it was merged", r"\b(?:was|were)\s+merged\b(?!\s+(?:in)?to\b)(?!\s+(?:as|in)\s+`)", "merged",
+       "\"`branch` is merged into `main`\""),
+    _p("what a tool or service reports", r"\b(?:audit|CI|pipeline|protection|lint(?:er)?|scan|scanner|dependabot|coverage)\b[^.;]*\b(?:clean|green|red|passes|passing|fails|failing|requires)\b",
+       "probe", "attach a probe: \"(probe: NAME)\""),
+    _p("when it was last changed", r"\blast\s+(?:modified|changed|touched|edited|updated)\b", "last_changed",
+       "\"`path` was last changed in `S`\""),
+    _p("whether it is an ancestor", r"\bancestor\s+of\b|\bdescendant\s+of\b|\bcontained\s+in\s+`", "merged reachable",
+       "\"`S` is on `branch`\""),
+    _p("what the file says", r"`(?P<subj>[^`\s]+)`(?::\d+)?\s+(?:now\s+|still\s+|also\s+|only\s+|no\s+longer\s+|(?:does\s*n[o']t|doesn't|does\s+not|never)\s+)?"
+       r"(?:says|say|targets|holds|carries|carried|runs|requires|defines|declares|exposes|exports|calls|uses|sets|pins|lists|mentions|"
+       r"contains|configures|enables|disables|imports|reads|registers|documents|describes|handles|points\s+to|starts|ends|opens|"
+       r"has\s+(?:carried|held|had)|has|have)\b(?!\s+(?:no|nothing|none|not|never|been)\b)(?!n't)(?!\s+`?[0-9a-fA-F]{7,40}\b)(?!\s+(?:an?\s+|the\s+|some\s+)?(?:staged|unstaged|uncommitted|local|unpushed|modified)\b)|\b(?:is|are)\s+(?:enabled|disabled|configured|defined|declared|set|registered|pinned|documented|listed)\s+"
+       r"(?:in|at|by)\s+`|\b(?:is\s+defined|are\s+defined|starts|begins)\s+(?:at|in|under)\s+`",
+       "contains mentions gone",
+       "quote the text in backticks: \"`path` contains `name`\"", subject="path"),
+)
+
+
+def unmodeled_parts(text: str, modeled: frozenset, addresses=()) -> list[Predicate]:
+    """The predicates the sentence asserts that none of its statements (``modeled``: their kinds) checks."""
+    return [p for p in asserted(text, addresses) if not (p.modeled_by & modeled)]
+
+
+def asserted(text: str, addresses=()) -> tuple[Predicate, ...]:
+    """Every predicate of the registry the sentence asserts."""
+    paths = frozenset(a.value for a in addresses if a.kind == "path") | frozenset(str(a) for a in addresses if a.kind == "path")
+    return _cues(text.replace("``", "`"), paths)  # reStructuredText's literals
+
+
+@lru_cache(maxsize=4096)
+def _cues(text: str, paths: frozenset) -> tuple[Predicate, ...]:
+    return tuple(p for p in PREDICATES if any(_counts(p, m, paths) for m in p.cue.finditer(text)))
+
+
+def _counts(predicate: Predicate, match: "re.Match[str]", paths: frozenset) -> bool:
+    if predicate.subject != "path" or "subj" not in match.re.groupindex or match.group("subj") is None:
+        return True
+    return match.group("subj") in paths
+
+
+def by_name(name: str) -> Predicate:
+    return next(p for p in PREDICATES if p.name == name)
