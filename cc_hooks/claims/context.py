@@ -129,6 +129,10 @@ class VerifyContext:
                 self._objects[name] = (parts[0], parts[1]) if found else None
         return {name: self._objects[name] for name in names if name in self._objects}
 
+    def commits(self, names: Iterable[str]) -> dict[str, str]:
+        """name -> full sha, for the names (``objects``) that are commits."""
+        return {name: obj[0] for name, obj in self.objects(names).items() if obj and obj[1] == "commit"}
+
     def refs(self) -> dict[str, Ref]:
         """Every branch, tag and remote-tracking branch, by short and full name (one process)."""
         if self._refs is None:

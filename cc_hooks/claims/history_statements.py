@@ -23,6 +23,7 @@ import re
 
 from cc_hooks.claims.address import PATH, SHA, Address
 from cc_hooks.claims.model import Assertion
+from cc_hooks.claims.words import STOP_WORDS
 
 _S = r"`([0-9a-fA-F]{4,40})`"
 _POINT = r"(?:`([^`]+)`|(?:the\s+)?v?(\d+(?:\.\d+)+)(?:\s+release)?|(\d{4}-\d{2}-\d{2}))"
@@ -92,9 +93,7 @@ _CONFIGURED_IN_RE = re.compile(
     r"(?P<object>[\w`.' -]{3,60}?)\s+(?:is|are)\s+(?:enabled|configured|defined|declared|set|registered|pinned|documented|listed)\s+in\s+`(?P<path>[^`\s]+)`", re.I
 )
 _OBJECT_END_RE = re.compile(r"\s(?:on|in|at|for|from|with|to|by|when|since|because|so|which|that|while|until|across|via|after|before)\s|[,.;:(]\s|[,.;:]$|\s[—–]\s", re.I)
-_STOP = frozenset("""a an the this that these those its it their our my your of and or as is are was were be been has have had
-    now still also only just all any every some no not more less or later earlier newer older same other such than then there here
-    file files line lines code""".split())
+_STOP = STOP_WORDS | frozenset("file files line lines code later earlier newer older every".split())
 
 
 def history_statements(text: str, addresses: list[Address]) -> list[Assertion]:

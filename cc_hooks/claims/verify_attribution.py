@@ -54,8 +54,7 @@ def _judge_touched(claim: Claim, assertion, text: CommitText) -> None:
 
 def verify(ctx: VerifyContext, claims: list[Claim]) -> None:
     claims = [c for c in claims if applies(c)]
-    objects = ctx.objects(object_names(ctx, claims))
-    full = {name: obj[0] for name, obj in objects.items() if obj and obj[1] == "commit"}
+    full = ctx.commits(object_names(ctx, claims))
     texts = ctx.commit_texts(full.values())
     pending = []
     for claim in claims:

@@ -40,7 +40,7 @@ def verify(ctx: VerifyContext, claims: list[Claim]) -> None:
     if not claims:
         return
     objects = ctx.objects(object_names(ctx, claims))
-    commits = {name: obj[0] for name, obj in objects.items() if obj and obj[1] == "commit"}
+    commits = ctx.commits(objects)
     ctx.refs()
     ctx.status(untracked=any(a.what == "clean" for c in claims for a in c.assertions))
     plans = [_plan(ctx, claim, commits) for claim in claims]

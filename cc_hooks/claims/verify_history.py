@@ -46,7 +46,7 @@ def verify(ctx: VerifyContext, claims: list[Claim]) -> None:
     if not claims:
         return
     objects = ctx.objects(object_names(ctx, claims))
-    commits = {name: obj[0] for name, obj in objects.items() if obj and obj[1] == "commit"}
+    commits = ctx.commits(objects)
     texts = _messages(ctx, commits.values())
     where = {(id(c), a.target): _place(ctx, c, a.target, objects) for c in claims for a in c.assertions if a.what == "mentions"}
     blobs = _blobs(ctx, set(where.values()), objects)
@@ -331,12 +331,14 @@ def _has(text: str, term: str) -> bool:
 
 
 def _stem(word: str) -> str:
-    """"rounding" -> "round", "tokens" -> "token": a word's forms start with it."""
-    if len(word) > 5 and not any(c.isdigit() for c in word):
-        for suffix in ("ing", "ed", "es", "s"):
-            if word.lower().endswith(suffix):
-                return word[: -len(suffix)]
-    return word
+    """"rounding" -> "round", "tokens" -> "token": the project's stem when the word's forms start
+    with it (a synonym, "bug" -> "fix", is no prefix: the word itself is searched)."""
+    from cc_hooks.claims.words import stem
+
+    if any(c.isdigit() for c in word):
+        return word
+    root = stem(word)
+    return root if len(root) >= 3 and word.lower().startswith(root) else word
 
 
 def _status(ctx, full: str) -> list[tuple[str, str, str]]:

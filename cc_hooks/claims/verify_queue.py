@@ -72,8 +72,7 @@ def _date_of(claim: Claim) -> Optional[str]:
 def _named_commits(ctx: VerifyContext, claims: list[Claim]) -> dict[str, Commit]:
     """The commits DONE items name, by the name used (one ``cat-file`` and one ``log``)."""
     names = sorted({sha for c in claims for sha in claim_refs(c, addr.SHA)})
-    objects = ctx.objects(names)
-    full = {name: obj[0] for name, obj in objects.items() if obj and obj[1] == "commit"}
+    full = ctx.commits(names)
     if not full:
         return {}
     texts = ctx.commit_texts(full.values())
