@@ -53,7 +53,10 @@ def verify(ctx: VerifyContext, claims: list[Claim]) -> None:
     for claim in claims:
         for assertion in (a for a in claim.assertions if a.what in KINDS and (a.what != "mentions" or a.detail)):
             judge = JUDGES[assertion.what]
-            found = blobs if assertion.what != "mentions" else {assertion.target: blobs.get(where[(id(claim), assertion.target)])}
+            found = blobs
+            if assertion.what == "mentions":  # the file's text, and the revision it was read at
+                name = where[(id(claim), assertion.target)]
+                found = {assertion.target: (blobs.get(name), re.sub(r"^refs/(?:heads|remotes|tags)/", "", name.split(":", 1)[0]))}
             subject, verdict, evidence = judge(ctx, assertion, commits, texts, found)
             claim.add(subject, verdict, evidence, NAME)
 
@@ -286,22 +289,22 @@ def _reverts(ctx, a: Assertion, commits, texts, blobs):
 
 
 def _mentions(ctx, a: Assertion, commits, texts, blobs):
-    text = blobs.get(a.target or "")
+    text, rev = blobs.get(a.target or "", (None, "HEAD"))
     label = f"{a.target} says {a.detail}"
     if text is None:
-        return label, UNVERIFIED, f"the text of {a.target} at HEAD was not read: what it says is not checked"
+        return label, UNVERIFIED, f"the text of {a.target} at {rev} was not read: what it says is not checked"
     terms = _split_terms(a.detail or "")
     lines = text.splitlines()
     where = f"{a.target}:{a.line}" if a.line else a.target
     if a.line:
         if not 1 <= a.line <= len(lines):
-            return label, CONTRADICTED, f"{a.target} has only {len(lines)} lines at HEAD"
+            return label, CONTRADICTED, f"{a.target} has only {len(lines)} lines at {rev}"
         scope = lines[a.line - 1]
     else:
         scope = text
     missing = [t for t in terms if not _has(scope, t)]
     if not missing:
-        return label, VERIFIED, f"{where} has {', '.join(terms)} at HEAD"
+        return label, VERIFIED, f"{where} has {', '.join(terms)} at {rev}"
     if a.line and a.sha == "within" and len(terms) == 1:
         above = next((n for n in range(a.line - 1, max(0, a.line - WITHIN), -1) if _has(lines[n - 1], terms[0])), None)
         if above is not None:
@@ -312,7 +315,7 @@ def _mentions(ctx, a: Assertion, commits, texts, blobs):
         at = [n for n in at if _DEFINITION_RE.search(lines[n - 1])] or at
         if at:
             return label, CONTRADICTED, f"{terms[0]} is at {a.target}:{at[0]}, not line {a.line}"
-    return label, UNVERIFIED, f"{where} does not have {', '.join(missing)} at HEAD; the sentence's wording is not checked further"
+    return label, UNVERIFIED, f"{where} does not have {', '.join(missing)} at {rev}; the sentence's wording is not checked further"
 
 
 _DEFINITION_RE = re.compile(r"^\s*(?:(?:pub(?:\(\w+\))?|export|public|private|protected|static|final|async|abstract)\s+)*"

@@ -188,3 +188,13 @@ def test_went_away_in_a_commit_is_a_removal(repo):
     gone = repo.sha("HEAD")[:8]
     assert repo.check(f"`old.py` went away in `{gone}`.").verdict == VERIFIED
     assert repo.check(f"`old.py` went away in `{sha[:8]}`.").verdict != VERIFIED
+
+
+def test_a_file_only_on_a_named_branch_is_read_there_and_the_evidence_says_where(repo, history):
+    repo.git("checkout", "-q", "stable")
+    repo.commit("Add the release notes", {"RELEASE.md": "# 1.2\n\nVersioned docs\n"})
+    repo.git("checkout", "-q", "main")
+    claim = repo.check("`RELEASE.md` has the versioned docs notes, on `stable` only.")
+    assert "RELEASE.md has versioned, docs at stable" in claim.evidence
+    claim = repo.check("`RELEASE.md` has the search plugin, on `stable` only.")
+    assert claim.verdict == UNVERIFIED and "does not have search, plugin at stable" in claim.evidence
