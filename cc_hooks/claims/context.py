@@ -89,6 +89,7 @@ class VerifyContext:
         self._places: dict[str, Optional[str]] = {}
         self._history = None  # names git found more than one object for
         self._tree: Optional[list[tuple[str, str, str]]] = None
+        self._merged: dict[str, dict[str, str]] = {}
 
     @cached_property
     def state_dir(self) -> Optional[Path]:
@@ -271,6 +272,19 @@ class VerifyContext:
             else:
                 texts[sha] = CommitText(sha, message.strip(), [p for p in changes.split("\n") if p.strip()])
         return texts
+
+    def pull_request(self, number: int) -> Optional[str]:
+        """The full sha of the newest commit of HEAD's remembered history that merged or squashed
+        pull request ``number`` ("Merge pull request #N from ...", "Subject (#N)"), or None."""
+        pattern = re.compile(rf"^Merge pull request #{number}\b|\(#{number}\)\s*$")
+        return next((row[0] for row in self.history().rows if not row[2] and pattern.search(row[3])), None)
+
+    def merged(self, sha: str, limit: int = 50) -> dict[str, str]:
+        """The commits a merge commit brought in (full sha -> subject, at most ``limit``), read once."""
+        if sha not in self._merged:
+            out = self.git("log", f"--max-count={limit}", "--format=%H%x1f%s", f"{sha}^1..{sha}^2", check=False)
+            self._merged[sha] = dict(line.split("\x1f", 1) for line in out.splitlines() if "\x1f" in line)
+        return self._merged[sha]
 
     def removals(self, shas: Iterable[str]) -> dict[str, set[str]]:
         """Full sha -> the paths that commit deleted or renamed away (one ``diff-tree`` for all)."""

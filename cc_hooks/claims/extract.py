@@ -115,12 +115,20 @@ def claim_from_line(
     claim.intent = section == "queue" or bool(_INTENT_RE.search(text))
     # Future work ("will push", "the user wants it merged") asserts nothing about the git state now.
     claim.assertions = [] if claim.intent else git_assertions(text) + statements(text, found) + history_statements(text, found)
+    claim.addresses = [a for a in found if not _said_by_a_file(a, claim.assertions)]
     claim.kind = classify(claim)
     if not claim.intent and claim.kind != QUEUE:
         modeled = frozenset(a.what for a in claim.assertions) | ({"probe"} if claim.addresses_of(addr.PROBE) else set())
         claim.unmodeled = [p.name for p in unmodeled_parts(text, modeled, found)]
         claim.past = any(p.past for p in asserted(text, found))
     return claim
+
+
+def _said_by_a_file(address: Address, assertions: list[Assertion]) -> bool:
+    """A backticked name that is what a file says ("the `Style/HashSyntax` cop is enabled in `.rubocop.yml`"):
+    text of that file, not a path of the repository."""
+    return address.kind in (addr.PATH, addr.NAME) and any(
+        a.what == "mentions" and a.target != address.value and f"`{address.value}`" in (a.detail or "") for a in assertions)
 
 
 def classify(claim: Claim) -> str:

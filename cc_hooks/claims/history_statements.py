@@ -12,6 +12,13 @@ reverted       "`S` was (not) reverted"                                   sha=S
 reverts        "`S` reverted `R`", "the revert `S`"                       sha=S, target=R or None
 mentions       "`p` requires Python 3.9", "`n` is defined at `p:N`"       target=p, line=N, detail=the words
                ("the options are listed in `p`": no words but a kind of thing; the file's existence decides)
+never_existed  "`p` never existed"                                        target=p
+exists_at      "`origin/b` has `p` too", "`p` exists on `b`"                 target=p, detail=b (negated: has no `p`)
+code_added     "`n` landed in `S`", "`S` introduced `n`"                 sha=S, detail=n
+code_removed   "`n` went away in `S`", "`S` dropped `n`"                  sha=S, detail=n
+code_renamed   "`a` was renamed to `b` in `S`", "`S` replaced `a` with `b`"  sha=S, target=a, detail=b
+code_at_head   "`n` is still gone", "no file under `d/` uses `n`"         detail=n, target=d or None (negated: gone)
+               (code names only: what a commit did to a file is ``created`` / ``renamed`` / ``touched``)
 
 Each is checked by ``verify_history``; ``sentence.PREDICATES`` names the same predicates, so
 a sentence that asserts one in a form not read here stays UNVERIFIED instead of VERIFIED.
@@ -58,6 +65,9 @@ _RELEASE_RES = (
     re.compile(rf"{_S}\s+(?:\([^)]*\)\s+)?(?:was\s+|is\s+)?(?P<first>first\s+)?(?:released|shipped|published|tagged)\s+(?:first\s+)?(?:in|as|with)\s+`(?P<tag>[^`]+)`", re.I),
     re.compile(rf"{_S}[^.;]*?\b(?P<first>first\s+)?(?:released|shipped)\s+(?:first\s+)?in\s+`(?P<tag>[^`]+)`", re.I),
 )
+# "the key work from #727 first shipped in `0.4.30`": a pull request, by the number its merge or squash names
+_PR_RELEASE_RE = re.compile(r"(?:\bPR\s*|\bpull\s+request\s+|\()?#(?P<pr>\d{1,6})\b\)?[^.;`]*?(?:`[^`]*`[^.;`]*?)?\b(?P<first>first\s+)?"
+                            r"(?:released|shipped|published)\s+(?:first\s+)?in\s+`(?P<tag>[^`]+)`", re.I)
 # "`v2` was tagged on `main`", "`v2` is on `main`", "cherry-picked to `B` as `S`", "`S` never reached `B`"
 _TAG_ON_RE = re.compile(r"`(?P<tag>[^`]+)`\s+(?:was\s+tagged|is|was)\s+(?P<neg>not\s+)?on\s+`(?P<branch>[^`]+)`", re.I)
 _COPIED_AS_RE = re.compile(rf"\b(?:cherry-?picked|backported|copied)\s+(?:on)?to\s+`(?P<branch>[^`]+)`\s+as\s+{_S}", re.I)
@@ -90,7 +100,7 @@ _KIND_WORDS = frozenset("""section sections test tests case cases notes note par
     method methods class classes module helper helpers list value setting settings option options too yet here there""".split())
 _GIT_STATE_WORDS = frozenset("staged unstaged uncommitted committed pushed unpushed modified changes change edits diff".split())
 _CONFIGURED_IN_RE = re.compile(
-    r"(?P<object>[\w`.' -]{3,60}?)\s+(?:is|are)\s+(?:enabled|configured|defined|declared|set|registered|pinned|documented|listed)\s+in\s+`(?P<path>[^`\s]+)`", re.I
+    r"(?P<object>[\w`.'/ -]{3,60}?)\s+(?:is|are)\s+(?:enabled|configured|defined|declared|set|registered|pinned|documented|listed)\s+in\s+`(?P<path>[^`\s]+)`", re.I
 )
 _OBJECT_END_RE = re.compile(r"\s(?:on|in|at|for|from|with|to|by|when|since|because|so|which|that|while|until|across|via|after|before)\s|[,.;:(]\s|[,.;:]$|\s[—–]\s", re.I)
 _STOP = STOP_WORDS | frozenset("file files line lines code later earlier newer older every".split())
@@ -122,6 +132,10 @@ def history_statements(text: str, addresses: list[Address]) -> list[Assertion]:
             sha = match.group(1).lower()
             if not any(a.what == "in_release" and a.sha == sha for a in found):
                 found.append(Assertion("in_release", sha=sha, target=match.group("tag"), detail="first" if match.group("first") else None))
+    for match in _PR_RELEASE_RE.finditer(text):
+        sha = f"#{match.group('pr')}"
+        if not any(a.what == "in_release" for a in found):
+            found.append(Assertion("in_release", sha=sha, target=match.group("tag"), detail="first" if match.group("first") else None))
     for match in _TAG_ON_RE.finditer(text):
         if not re.fullmatch(r"[0-9a-fA-F]{4,40}", match.group("tag")):
             found.append(Assertion("reached", negated=bool(match.group("neg")), target=match.group("branch"), detail=match.group("tag")))
@@ -153,7 +167,96 @@ def history_statements(text: str, addresses: list[Address]) -> list[Assertion]:
     for match in _LAST_CHANGED_RE.finditer(text):
         found.append(Assertion("last_changed", target=match.group("path"), sha=match.group(2).lower()))
     found.extend(mentions(text, addresses))
+    found.extend(code_statements(text, addresses))
+    found.extend(paths_on_refs(text, addresses))
+    for match in _NEVER_RE.finditer(text):
+        if match.group("path") in {a.value for a in addresses if a.kind in (PATH, "name")}:
+            found.append(Assertion("never_existed", target=match.group("path")))
     return found
+
+
+_NEVER_RE = re.compile(r"`(?P<path>[^`]+)`\s+(?:has\s+)?never\s+(?:existed|been\s+(?:committed|tracked|added))", re.I)
+_ON_REF_RES = (
+    re.compile(r"`(?P<ref>[^`]+)`\s+(?:still\s+|also\s+)?(?P<neg>does\s*n[o']t\s+have|does\s+not\s+have|lacks|has\s+no|has|contains|includes|carries|tracks)\s+`(?P<path>[^`]+)`", re.I),
+    re.compile(r"`(?P<path>[^`]+)`\s+(?:still\s+|also\s+)?(?P<neg>is\s+not|isn't|does\s*n[o']t\s+exist|exists|is\s+tracked|is\s+present|lives|is)\s+(?:on|in)\s+(?:branch\s+)?`(?P<ref>[^`]+)`", re.I),
+)
+
+
+def paths_on_refs(text: str, addresses: list[Address]) -> list[Assertion]:
+    """A file said to be (or not be) on a branch or tag the sentence names, other than HEAD's."""
+    paths = {a.value for a in addresses if a.kind in (PATH, "name")}
+    refs = {a.value for a in addresses if a.kind in ("branch", "name")}
+    found = []
+    for pattern in _ON_REF_RES:
+        for match in pattern.finditer(text):
+            path, ref = match.group("path"), match.group("ref")
+            if path in paths and ref in refs and path != ref and not re.fullmatch(r"[0-9a-fA-F]{4,40}", ref) and \
+                    re.search(r"[./]", path) and not re.match(r"(?:HEAD|the\s+work)", ref):
+                negated = re.match(r"(?:does|lacks|has\s+no|is\s+not|isn't)", match.group("neg"), re.I) is not None
+                found.append(Assertion("exists_at", negated=negated, target=path.rstrip("/"), detail=ref))
+    return found
+
+
+_N = r"`(?P<name>[^`]+)`"
+_CODE_ADDED_RES = (
+    re.compile(rf"{_N}(?:\s+[\w-]+){{0,2}}?\s+(?:landed|(?:was|were)\s+(?:first\s+)?(?:introduced|added)|came\s+in|first\s+appeared|appeared)\s+(?:in|by|with)\s+{_S}", re.I),
+    re.compile(rf"{_S}\s+(?:added|introduced)\s+(?:the\s+)?{_N}", re.I),
+)
+_CODE_REMOVED_RES = (
+    re.compile(rf"{_N}(?:\s+[\w-]+){{0,2}}?\s+(?:went\s+away|disappeared|(?:was|were)\s+(?:removed|dropped|deleted))\s+(?:in|by|with)\s+{_S}", re.I),
+    re.compile(rf"{_S}\s+(?:removed|dropped|deleted)\s+(?:the\s+)?{_N}", re.I),
+)
+_CODE_RENAMED_RES = (
+    re.compile(rf"`(?P<old>[^`]+)`(?:\s+[\w-]+){{0,2}}?\s+(?:was|were)\s+(?:renamed|replaced)\s+(?:to|with|by)\s+`(?P<new>[^`]+)`\s+(?:in|by)\s+{_S}", re.I),
+    re.compile(rf"{_S}\s+(?:also\s+)?(?:renamed|replaced)\s+`(?P<old>[^`]+)`\s+(?:to|with|by)\s+`(?P<new>[^`]+)`", re.I),
+)
+_STILL_GONE_RE = re.compile(rf"{_N}[^.;]*?\b(?:is|are)\s+(?:still\s+)?gone\b|{_N.replace('name', 'name2')}\s+(?:no\s+longer\s+exists?|does\s*n[o']t\s+exist\s+any\s*more)", re.I)
+_STILL_THERE_RE = re.compile(r"`(?P<name>[^`]+)`,?\s+(?:which\s+)?(?:still\s+)(?:exists?|lives?)\s+(?:under|in)\s+`(?P<scope>[^`]+)`", re.I)
+_NONE_USES_RE = re.compile(r"\b(?:no|nothing|none)(?:\s+[\w-]+){0,2}?\s+(?:under|in|inside)\s+`(?P<scope>[^`]+)`\s+(?:still\s+)?"
+                           r"(?:calls|uses|mentions|references|contains|has|imports|defines|requires)\s+`(?P<name>[^`]+)`", re.I)
+
+
+_FILE_NAME_RE = re.compile(r"\.(?:gz|tgz|zip|tar|jar|war|rb|py|java|kt|rs|go|js|mjs|cjs|ts|tsx|jsx|c|h|cc|cpp|hpp|cs|swift|m|php|pl|sh|"
+                           r"md|rst|txt|toml|json|ya?ml|xml|ini|cfg|lock|gemspec|gradle|properties|html|css|scss|sql|proto|mod|sum)$", re.I)
+
+
+def code_statements(text: str, addresses: list[Address]) -> list[Assertion]:
+    """What a commit did to a code name (not a path, sha or ref the sentence names), and whether HEAD has it."""
+    named = {a.value for a in addresses if a.kind != "ref"} | {str(a) for a in addresses}
+    code = lambda name: name not in named and not re.fullmatch(r"[0-9a-fA-F]{4,40}", name) and "/" not in name and \
+        _FILE_NAME_RE.search(name) is None  # noqa: E731
+    found = []
+    for what, patterns in (("code_added", _CODE_ADDED_RES), ("code_removed", _CODE_REMOVED_RES)):
+        for pattern in patterns:
+            for match in pattern.finditer(text):
+                sha = next(g for g in match.groups() if g and re.fullmatch(r"[0-9a-fA-F]{4,40}", g)).lower()
+                if code(match.group("name")):
+                    found.append(Assertion(what, sha=sha, detail=code_name(match.group("name"))))
+    for pattern in _CODE_RENAMED_RES:
+        for match in pattern.finditer(text):
+            sha = next(g for g in match.groups() if g and re.fullmatch(r"[0-9a-fA-F]{4,40}", g)).lower()
+            if code(match.group("old")) and code(match.group("new")):
+                found.append(Assertion("code_renamed", sha=sha, target=code_name(match.group("old")), detail=code_name(match.group("new"))))
+    for match in _STILL_GONE_RE.finditer(text):
+        name = match.group("name") or match.group("name2")
+        if code(name):
+            found.append(Assertion("code_at_head", negated=True, detail=code_name(name)))
+    for match in _STILL_THERE_RE.finditer(text):
+        if code(match.group("name")):
+            found.append(Assertion("code_at_head", target=match.group("scope"), detail=code_name(match.group("name"))))
+    for match in _NONE_USES_RE.finditer(text):
+        if code(match.group("name")):
+            found.append(Assertion("code_at_head", negated=True, target=match.group("scope"), detail=code_name(match.group("name"))))
+    return found
+
+
+def code_name(written: str) -> str:
+    """The name as code writes it: `Key::from_static_str` -> from_static_str, `open()` -> open;
+    a dotted key (`rack.request.config`) and a name with no qualifier stay whole."""
+    bare = _bare(written)
+    if re.search(r"::|#", bare) or re.fullmatch(r"[A-Z]\w*(?:\.[A-Za-z_]\w*)+", bare):
+        return _last_name(bare)
+    return bare
 
 
 def mentions(text: str, addresses: list[Address]) -> list[Assertion]:
@@ -171,7 +274,8 @@ def mentions(text: str, addresses: list[Address]) -> list[Assertion]:
                                    detail=f"`{_last_name(_bare(match.group('name')))}`", sha=None if exact else "within"))
     for match in _CONTENT_RE.finditer(text):
         address = paths.get(match.group("path"))
-        if address is None or _negative(text[match.start():match.end("verb")]) or _not_content(match.group("object")):
+        if address is None or _negative(text[match.start():match.end("verb")]) or _not_content(match.group("object")) or \
+                denied_before(text[: match.start()]):
             continue
         words = object_terms(match.group("object"), addresses)
         found.append(Assertion("mentions", target=address.value, line=address.line, detail=" ".join(words)))
@@ -186,6 +290,8 @@ def mentions(text: str, addresses: list[Address]) -> list[Assertion]:
         if address is None or _negative(match.group(0)):
             continue
         words = object_terms(match.group("object"), addresses, whole=True)
+        if any(w.startswith("`") for w in words):  # "the `Style/HashSyntax` cop is enabled in": the name, not its kind
+            words = [w for w in words if w.startswith("`")]
         found.append(Assertion("mentions", target=address.value, line=address.line, detail=" ".join(words)))
     return found
 
@@ -225,6 +331,15 @@ def _not_content(obj: str) -> bool:
 
 def _negative(span: str) -> bool:
     return re.search(r"\b(?:no\s+longer|not|n't|never|no)\b", span, re.I) is not None
+
+
+# "No file under `lib/` calls `x`", "nothing in `src/` uses `y`": the quantifier denies the verb
+_NONE_UNDER_RE = re.compile(r"\b(?:no|none\s+of\s+the|nothing)(?:\s+[\w-]+){0,2}?\s+(?:under|in|inside|within|of)\s+$", re.I)
+
+
+def denied_before(prefix: str) -> bool:
+    """The text before a path denies what follows it: "No file under `lib/` ..."."""
+    return _NONE_UNDER_RE.search(prefix) is not None
 
 
 def _point(match: "re.Match[str]") -> str:

@@ -24,6 +24,7 @@ from typing import Optional
 
 from cc_hooks.claims.address import BRANCH, NAME, PATH, SHA, Address
 from cc_hooks.claims.model import DEFAULT_BRANCH, DETACHED, Assertion  # noqa: F401 - the targets, named here too
+from cc_hooks.claims.history_statements import denied_before
 from cc_hooks.claims.words import identifiers, significant_words, unhyphen  # noqa: F401 - used here, and named here too
 
 _SHA = r"`?([0-9a-fA-F]{4,40})`?"
@@ -201,7 +202,7 @@ def contents(text: str, addresses: list[Address]) -> list[Assertion]:
     for match in _CONTAINS_RE.finditer(text):
         if match.group("path") in paths:
             neg = (match.group("neg") or "").strip().lower()
-            negated = bool(neg) and not neg.startswith(("still", "now", "also"))
+            negated = bool(neg) and not neg.startswith(("still", "now", "also")) or denied_before(text[: match.start()])
             name = re.sub(r"\(.*\)$", "", match.group("name")).strip()  # `open()` -> open
             if len(name) >= 2:
                 found.append(Assertion("contains", negated=negated, target=match.group("path"), detail=name))
@@ -301,7 +302,7 @@ def _position_in(clause: str, address: Address) -> Optional[int]:
 _AUTHOR_BEFORE_RE = re.compile(
     r"(?:\b(?:landed|fixed|added|introduced|implemented|came|went|done|committed|shipped|resolved|addressed|handled|"
     r"made|changed|removed|deleted|dropped|split|moved|renamed|replaced|superseded|refactored|rewritten|rewrote|merged|solved|closed|"
-    r"enabled|disabled|switched|bumped|deprecated|restored|reworked|updated|optimi[sz]ed)\s+(?:[\w'-]+\s+){0,4}?(?:in|as|with|by|via)|"
+    r"enabled|disabled|switched|bumped|deprecated|restored|reworked|updated|optimi[sz]ed)\s+(?:[\w'-]+\s+){0,4}?(?:in|as|with|by|via)(?:\s+(?:the|a|an)\s+[\w-]+)?|"
     r"\b(?:is|was|are|were)|\bfix(?:es)?\s*(?:is|was|:)|\bcommit)\s*(?:commit\s+)?$",
     re.I,
 )
@@ -310,7 +311,8 @@ _AUTHOR_AFTER_RE = re.compile(
     r"removes|removed|deletes|deleted|drops|dropped|makes|made|does|did|changed|changes|moved|moves|renamed|renames|"
     r"refactored|refactors|enables|enabled|disables|disabled|deprecates|deprecated|is\s+the|was\s+the|has\s+the|"
     r"(?:is|was)\s+where|(?:is|was)\s+(?:a|an|our|my)\b|"
-    r"brings|brought|lands|landed|solves|solved|closes|closed|replaces|replaced|updates|updated)\b",
+    r"brings|brought|lands|landed|solves|solved|closes|closed|replaces|replaced|updates|updated|"
+    r"(?:is|was)\s+for|(?!(?:based|pushed|tagged|reverted|merged|rebased|detached|checked|passed|failed|deployed|released|published|shipped|tested|verified|built|red|authored|committed|created|introduced)\b)[a-z]{3,}ed)\b",  # "`S` shipped the X", "`S` was for the Y"
     re.I,
 )
 

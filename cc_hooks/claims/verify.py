@@ -13,12 +13,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Optional
 
-from cc_hooks.claims import (verify_attribution, verify_contents, verify_external, verify_git, verify_history, verify_paths,
+from cc_hooks.claims import (verify_attribution, verify_code, verify_contents, verify_external, verify_git, verify_history, verify_paths,
                              verify_position, verify_queue)
 from cc_hooks.claims.context import BudgetExhausted, VerifyContext
 from cc_hooks.claims.model import FUTURE_WORK, NO_ADDRESS, TIME_BUDGET, UNVERIFIED, Claim
 
-VERIFIERS = (verify_git, verify_attribution, verify_paths, verify_contents, verify_history, verify_queue, verify_position,
+VERIFIERS = (verify_git, verify_attribution, verify_paths, verify_contents, verify_history, verify_code, verify_queue, verify_position,
              verify_external)
 
 

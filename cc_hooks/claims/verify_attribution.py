@@ -28,6 +28,7 @@ _BOOKKEEPING = re.compile(r"^\s*(?:release|bump|version|v?\d+(?:\.\d+)+\b|change
 
 
 _KINDS = ("about", "touched")
+_CODE_KINDS = ("code_added", "code_removed", "code_renamed")  # what the commit did to a name: verify_code reads its diff
 
 
 def applies(claim: Claim) -> bool:
@@ -66,7 +67,7 @@ def verify(ctx: VerifyContext, claims: list[Claim]) -> None:
             sha = full.get(assertion.sha or "")
             if sha is None or sha not in texts:
                 continue  # the git verifier reports the missing commit
-            verdict = _about(assertion.target or "", _code_names(ctx, claim), texts[sha], paths=_paths(claim))
+            verdict = _about(assertion.target or "", _code_names(ctx, claim), _merged_work(ctx, texts[sha]), paths=_paths(claim))
             pending.append((claim, assertion, sha, verdict))
     doubtful = {sha for _, _, sha, verdict in pending if verdict != VERIFIED}
     diffs = ctx.commit_texts(doubtful, diff=True) if doubtful else {}
@@ -82,13 +83,39 @@ def verify(ctx: VerifyContext, claims: list[Claim]) -> None:
         if history is None:
             history = ctx.history().rows
         other = _better(assertion.target or "", history, sha, _code_names(ctx, claim))
-        if other is not None:
+        if other is not None and other[0] in _merged(ctx, text):
+            claim.add(f"work of {assertion.sha}", VERIFIED, f'{label} merged {other[0][:7]} "{other[1]}", which is about {_shown(assertion.target)}', NAME)
+        elif other is not None:
             claim.add(f"work of {assertion.sha}", CONTRADICTED, f'{label} is not about {_shown(assertion.target)}; {other[0][:7]} "{other[1]}" is', NAME)
-        elif verdict == CONTRADICTED:
+        elif verdict == CONTRADICTED and not _inside(ctx, sha, _code_names(ctx, claim), text.paths):
             names = ", ".join(_code_names(ctx, claim))
             claim.add(f"work of {assertion.sha}", CONTRADICTED, f"{label} does not touch {names}", NAME)
-        else:
+        elif not any(a.what in _CODE_KINDS and a.sha == assertion.sha for a in claim.assertions):  # else its diff decides
             claim.add(f"work of {assertion.sha}", UNVERIFIED, f"{label}: its message and changes do not clearly say {_shown(assertion.target)}", NAME)
+
+
+_MERGE_RE = re.compile(r"Merge (?:pull request|branch|remote-tracking branch)\b")
+
+
+def _merged(ctx: VerifyContext, text: CommitText) -> dict[str, str]:
+    """A merge commit's merged commits (full sha -> subject, at most 50), read once; {} for any other commit."""
+    return ctx.merged(text.sha) if _MERGE_RE.match(text.message) else {}
+
+
+def _merged_work(ctx: VerifyContext, text: CommitText) -> CommitText:
+    """What a merge commit brought in, as a commit text (the merged subjects): the work is there."""
+    merged = _merged(ctx, text)
+    if not merged:
+        return text
+    return CommitText(text.sha, "\n".join(merged.values()) + "\n\n" + text.message, text.paths, text.diff, text.truncated)
+
+
+def _inside(ctx: VerifyContext, sha: str, names: list[str], paths: list[str]) -> bool:
+    """A name the diff does not show is in a file the commit changed (the module around its lines)."""
+    if not names or not paths:
+        return False
+    args = ["--literal-pathspecs", "grep", "-l", "-w", "-F", "-I"] + [x for n in names for x in ("-e", n)]
+    return bool(ctx.git(*args, sha, "--", *paths[:50], check=False).strip())
 
 
 def _code_names(ctx: VerifyContext, claim: Claim) -> list[str]:

@@ -28,9 +28,9 @@ def verify(ctx: VerifyContext, claims: list[Claim]) -> None:
     for claim in claims:
         for assertion in (a for a in claim.assertions if a.what == "contains"):
             path, name = assertion.target, assertion.detail
-            if (path, name) not in present and not _at_head(ctx, path):
+            has = (path, name) in present or any(p.startswith(path.rstrip("/") + "/") and n == name for p, n in present)
+            if not has and not _at_head(ctx, path):
                 continue
-            has = (path, name) in present
             fact = f"{path} {'has' if has else 'does not have'} `{name}` at HEAD"
             ok = has != assertion.negated
             claim.add(f"{path} contains {name}", VERIFIED if ok else CONTRADICTED, fact, NAME)

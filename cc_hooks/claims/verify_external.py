@@ -48,6 +48,8 @@ def _unprobed_statement(claim: Claim) -> bool:
     text = claim.text
     if claim.assertions:  # "PR #52 was merged into `main`": the merge is the claim, checked in git
         text = re.sub(r"\b(?:PR|pull\s+request)\s*#?\d*", " ", text, flags=re.IGNORECASE)
+    if any(a.what == "in_release" for a in claim.assertions):  # "was released in `v2`": the tag is checked
+        text = re.sub(r"\b(?:is|are|was|were|got|been)\s+released\b", " ", text, flags=re.IGNORECASE)
     return is_external_statement(text)
 
 

@@ -14,10 +14,11 @@ from typing import Optional
 
 from cc_hooks.claims.context import VerifyContext
 from cc_hooks.claims.model import CONTRADICTED, QUEUE, UNVERIFIED, VERIFIED, Assertion, Claim
+from cc_hooks.claims.words import whole_name
 
 NAME = "history"
 KINDS = ("authored", "before", "changed_since", "latest_tag", "reverted", "reverts", "mentions", "in_release", "reached",
-         "created", "renamed", "last_changed")  # JUDGES, below
+         "created", "renamed", "last_changed", "exists_at")  # JUDGES, below
 MAX_BLOB = 2 * 1024 * 1024
 WITHIN = 40  # lines above a pointer searched for the definition whose block holds it ("`f()` at `x.py:23`")
 
@@ -30,7 +31,7 @@ def object_names(ctx: VerifyContext, claims: list[Claim]) -> list[str]:
     names = set()
     for claim in claims:
         for a in claim.assertions:
-            if a.what in KINDS and a.sha:
+            if a.what in KINDS and a.sha and not a.sha.startswith("#"):
                 names.add(a.sha)
             if a.what in ("before", "reverts") and a.target:
                 names.add(a.target)
@@ -38,6 +39,8 @@ def object_names(ctx: VerifyContext, claims: list[Claim]) -> list[str]:
                 names.add(a.detail.lower())
             if a.what == "mentions" and a.target:
                 names.add(f"HEAD:{a.target}")
+            if a.what == "exists_at" and a.target and a.detail:
+                names.add(f"{a.detail}:{a.target}")
     return sorted(names)
 
 
@@ -47,6 +50,10 @@ def verify(ctx: VerifyContext, claims: list[Claim]) -> None:
         return
     objects = ctx.objects(object_names(ctx, claims))
     commits = ctx.commits(objects)
+    for number in {a.sha for c in claims for a in c.assertions if (a.sha or "").startswith("#")}:
+        found = ctx.pull_request(int(number[1:]))
+        if found:
+            commits[number] = found
     texts = _messages(ctx, commits.values())
     where = {(id(c), a.target): _place(ctx, c, a.target, objects) for c in claims for a in c.assertions if a.what == "mentions"}
     blobs = _blobs(ctx, set(where.values()), objects)
@@ -219,6 +226,10 @@ def _in_release(ctx, a: Assertion, commits, texts, blobs):
         return label, UNVERIFIED, f"{a.target} is not a tag here, or {a.sha} not a commit: which release shipped it is not checked"
     out = ctx.git("for-each-ref", "--sort=creatordate", f"--contains={full}", "--format=%(refname:short)", "refs/tags", check=False)
     containing = out.split()
+    if tag.short not in containing and _copy_on(ctx, tag.sha, full):  # cherry-picked to the release branch
+        if a.detail == "first":
+            return label, UNVERIFIED, f"{tag.short} has the same patch as {_short(full)}; whether it is the first release that does is not checked"
+        return label, VERIFIED, f"{tag.short} has the same patch as {_short(full)} (a copy of it)"
     if tag.short not in containing:
         first = f"; the first tag containing it is {containing[0]}" if containing else "; no tag contains it"
         return label, CONTRADICTED, f"{tag.short} does not contain {_short(full)}{first}"
@@ -303,6 +314,11 @@ def _mentions(ctx, a: Assertion, commits, texts, blobs):
     else:
         scope = text
     missing = [t for t in terms if not _has(scope, t)]
+    if not missing and a.line and a.sha != "within" and len(terms) == 1 and terms[0].startswith("`"):
+        name = terms[0].strip("`")  # "`n` starts at `p:N`": the line that defines it, not one that uses it
+        defined = [n for n, line in enumerate(lines, 1) if _defines(line, name)]
+        if defined and a.line not in defined:
+            return label, CONTRADICTED, f"{terms[0]} is defined at {a.target}:{defined[0]}; line {a.line} only uses it"
     if not missing:
         return label, VERIFIED, f"{where} has {', '.join(terms)} at {rev}"
     if a.line and a.sha == "within" and len(terms) == 1:
@@ -310,7 +326,7 @@ def _mentions(ctx, a: Assertion, commits, texts, blobs):
         if above is not None:
             return label, VERIFIED, f"{where} is in the block {terms[0]} opens at line {above}"
     if a.line and len(terms) == 1 and terms[0].startswith("`"):
-        word = re.compile(rf"(?<![\w]){re.escape(terms[0].strip('`'))}(?![\w])")
+        word = whole_name(terms[0].strip("`"))
         at = [n for n, line in enumerate(lines, 1) if word.search(line)]
         at = [n for n in at if _DEFINITION_RE.search(lines[n - 1])] or at
         if at:
@@ -323,13 +339,20 @@ _DEFINITION_RE = re.compile(r"^\s*(?:(?:pub(?:\(\w+\))?|export|public|private|pr
                             r"^\s*[A-Z_][A-Z0-9_]*\s*=")
 
 
+def _defines(line: str, name: str) -> bool:
+    """The line declares ``name``: a keyword before it ("def n", "fn n", "class n") or an assignment to it."""
+    n = re.escape(name)
+    return re.search(rf"\b(?:def|fn|func|function|class|module|struct|enum|interface|trait|type|const|let|var|val)\s+(?:[\w.]*\.)?{n}(?![\w$])|"
+                     rf"(?<![\w$.]){n}\s*(?::[^=()]*)?=(?![=>])", line) is not None
+
+
 def _split_terms(detail: str) -> list[str]:
     return re.findall(r"`[^`]+`|\S+", detail)
 
 
 def _has(text: str, term: str) -> bool:
-    if term.startswith("`"):
-        return term.strip("`") in text
+    if term.startswith("`"):  # a code name as written, whole: `INET_ADDRESS` is not in INET_ADDRESS_FACTORY
+        return whole_name(term.strip("`")).search(text) is not None
     return re.search(rf"(?<![A-Za-z]){re.escape(_stem(term))}", text, re.I) is not None
 
 
@@ -402,6 +425,16 @@ def _last_changed(ctx, a: Assertion, commits, texts, blobs):
     return label, CONTRADICTED, f"{a.target} was last changed in {_short(sha)} \"{subject}\", not {a.sha}"
 
 
+def _exists_at(ctx, a: Assertion, commits, texts, blobs):
+    ref = ctx.resolve_ref(a.detail or "")
+    label = f"{a.target} on {a.detail}"
+    if ref is None:
+        return label, UNVERIFIED, f"{a.detail} is not a branch or tag here: whether it has {a.target} is not checked"
+    there = ctx.objects([f"{ref.refname}:{a.target}"]).get(f"{ref.refname}:{a.target}") is not None
+    fact = f"{a.detail} {'has' if there else 'has no'} {a.target}"
+    return label, VERIFIED if there != a.negated else CONTRADICTED, fact
+
+
 JUDGES = {"authored": _authored, "before": _before, "changed_since": _changed_since, "latest_tag": _latest_tag,
           "reverted": _reverted, "reverts": _reverts, "mentions": _mentions, "in_release": _in_release, "reached": _reached, "created": _created, "renamed": _renamed,
-          "last_changed": _last_changed}
+          "last_changed": _last_changed, "exists_at": _exists_at}

@@ -16,6 +16,7 @@ without backticks ("bumped highlight.js"), which may name no file at all.
 from __future__ import annotations
 
 import os
+import re
 
 from cc_hooks.claims import address as addr
 from cc_hooks.claims.context import VerifyContext
@@ -68,8 +69,11 @@ def verify(ctx: VerifyContext, claims: list[Claim]) -> None:
     }
     line_counts = _line_counts(ctx, lines_needed)
     removals = _removals(ctx, claims, wanted, present)
+    absent = [wanted[v] for v, obj in present.items() if obj is None and wanted[v] and v not in gone]
+    deleted = ctx.deletions(absent) if absent else {}  # to say which commit removed a path said to be there
     for claim in claims:
         gone_here = {a.target: a.sha for a in claim.assertions if a.what == "gone"}
+        never = {a.target for a in claim.assertions if a.what == "never_existed"}
         for address in claim.addresses_of(addr.PATH, addr.NAME):
             if address.value not in wanted and address.kind == addr.NAME:
                 continue  # a ref; judged by the git verifier
@@ -80,12 +84,15 @@ def verify(ctx: VerifyContext, claims: list[Claim]) -> None:
             if address.value in gone_here:
                 _judge_gone(ctx, claim, address, wanted.get(address.value), present.get(address.value), gone_here[address.value], removals)
                 continue
+            if address.value in never:
+                _judge_never(ctx, claim, address, wanted.get(address.value), present.get(address.value), deleted)
+                continue
             place = on_branch.get((id(claim), address.value))
             if place is not None and present.get(address.value) is None:
                 claim.add(str(address), VERIFIED, f"{wanted[address.value]} is not at HEAD; it is on {place}", NAME)
                 continue
             found = elsewhere.get(address.value, [])
-            _judge(ctx, claim, address, wanted.get(address.value), present.get(address.value), ignored, line_counts, found)
+            _judge(ctx, claim, address, wanted.get(address.value), present.get(address.value), ignored, line_counts, found, deleted)
 
 
 def _on_branches(ctx: VerifyContext, claims: list[Claim], wanted: dict, present: dict) -> dict:
@@ -214,7 +221,23 @@ def _suffixed(ctx: VerifyContext, relative: str) -> list[tuple[str, str, str]]:
     return sorted(matches)[:1]
 
 
-def _judge(ctx, claim, address, relative, obj, ignored, line_counts, elsewhere=()) -> None:
+def _judge_never(ctx, claim, address, relative, obj, deleted) -> None:
+    """"`p` never existed": not at HEAD, and no commit of HEAD's history removed it."""
+    label = str(address)
+    if relative is None or relative == "":
+        return
+    if obj is not None:
+        claim.add(label, CONTRADICTED, f"{relative} is a tracked {'directory' if obj[1] == 'tree' else 'file'} at HEAD", NAME)
+    elif relative in deleted:
+        sha, subject = deleted[relative]
+        claim.add(label, CONTRADICTED, f'{relative} existed: it was removed in {sha[:7]} "{subject}"', NAME)
+    elif ctx.history().oldest is None:
+        claim.add(label, VERIFIED, f"{relative} is not at HEAD, and no commit of HEAD's history removed it", NAME)
+    else:
+        claim.add(label, UNVERIFIED, f"{relative} is not at HEAD, and none of the newest commits removed it; older history was not read", NAME)
+
+
+def _judge(ctx, claim, address, relative, obj, ignored, line_counts, elsewhere=(), deleted=None) -> None:
     label = str(address)
     if relative is None:
         claim.add_exists(label, CONTRADICTED, f"{address.value} is outside this repository", NAME)
@@ -235,6 +258,10 @@ def _judge(ctx, claim, address, relative, obj, ignored, line_counts, elsewhere=(
             claim.add_exists(label, UNVERIFIED, f"no file named {relative} at HEAD; written without backticks, it may name no file", NAME)
             return
         if address.kind == addr.NAME and claim.merged_away(address.value):
+            merge = _merge_naming(ctx, claim, address.value)
+            if merge:
+                claim.add_exists(label, VERIFIED, f"no branch named {address.value} now; {merge} merged it", NAME)
+                return
             claim.add_exists(label, UNVERIFIED, f"no branch or path named {address.value} now; a merged branch is often deleted", NAME)
             return
         if address.kind == addr.NAME and not in_tree:
@@ -246,6 +273,9 @@ def _judge(ctx, claim, address, relative, obj, ignored, line_counts, elsewhere=(
             # It exists, so the sentence is not false; but nothing committed backs it.
             claim.add_exists(label, UNVERIFIED, f"{relative} is in the work tree but not committed at HEAD", NAME)
             return
+        elif relative in (deleted or {}):
+            sha, subject = deleted[relative]
+            fact = f'{relative} does not exist at HEAD: it was removed in {sha[:7]} "{subject}"'
         else:
             fact = f"{relative} does not exist at HEAD (deleted or never committed)"
         claim.add_exists(label, CONTRADICTED, fact, NAME)
@@ -263,6 +293,14 @@ def _judge(ctx, claim, address, relative, obj, ignored, line_counts, elsewhere=(
         claim.add_exists(label, VERIFIED, f"{relative} has {count} lines at HEAD", NAME)
     else:
         claim.add_exists(label, CONTRADICTED, f"{relative} has only {count} lines at HEAD", NAME)
+
+
+def _merge_naming(ctx, claim: Claim, branch: str) -> str:
+    """The commit the sentence names whose subject says it merged ``branch`` ("Merge pull request #7 from o/b")."""
+    shas = ctx.commits(a.value for a in claim.addresses_of(addr.SHA))
+    subjects = ctx.subjects(shas.values())
+    pattern = re.compile(rf"^Merge (?:pull request #\d+ from |branch |remote-tracking branch )'?(?:[\w.-]+/)*{re.escape(branch)}'?(?:\s|$)")
+    return next((f'{sha[:7]} "{subjects[sha]}"' for sha in shas.values() if pattern.search(subjects.get(sha, ""))), "")
 
 
 def _is_blob(obj) -> bool:

@@ -93,7 +93,10 @@ def _judge(ctx: VerifyContext, claim: Claim, date: str, commits: History, named:
     if match is not None:
         commit, how = match
         landed = f"{how} {_describe(ctx, commit)}"
-        if claim.done:
+        left = _still_there(ctx, claim, commit) if claim.done else ""
+        if left:
+            claim.add("queue item", UNVERIFIED, f"{landed} names it, but {left} after that commit: whether it is done is not checked", NAME)
+        elif claim.done:
             claim.add("queue item", VERIFIED, f"done: {landed}", NAME)
         else:
             claim.add("queue item", CONTRADICTED, f"landed: {landed}", NAME)
@@ -147,6 +150,24 @@ def _judge_named(ctx: VerifyContext, claim: Claim, date: str, commits: History, 
     claim.add("queue item", UNVERIFIED, "the commit it names is not in this repository", NAME)
 
 
+_REMOVAL_RE = re.compile(r"^\W*(?:drop|remove|delete|retire|get\s+rid\s+of)\b", re.I)
+
+
+def _still_there(ctx: VerifyContext, claim: Claim, commit: Commit) -> str:
+    """"Drop `Rack::Lock`", done by a commit after which the code still has it: where it still is."""
+    from cc_hooks.claims.history_statements import code_name
+    from cc_hooks.claims.verify_code import code_at
+
+    if not _REMOVAL_RE.match(_work_text(claim)):
+        return ""
+    for name in re.findall(r"`([^`]+)`", claim.text):
+        if name.lower() in code_names(f"`{name}`"):
+            where = code_at(ctx, commit.sha, code_name(name))
+            if where:
+                return f"{where} still has `{code_name(name)}`"
+    return ""
+
+
 def find_landing(claim: Claim, commits: History, since: str = "") -> Optional[tuple[Commit, str]]:
     """The commit that references the item or clearly does its work (newest first; work before bookkeeping)."""
     patterns = [(ref, re.compile(rf"(?<![\w#-]){re.escape(ref)}(?![\w-])", re.IGNORECASE)) for ref in claim_refs(claim, addr.REF)]
@@ -174,8 +195,8 @@ def find_landing(claim: Claim, commits: History, since: str = "") -> Optional[tu
 
 def code_names(text: str) -> list[str]:
     """Backticked code names of an item (`Request.hooks`, `SSL_CERT_FILE`, `parse()`), lowercased."""
-    found = re.findall(r"`([A-Za-z_][\w.]*[\w])(?:\([^`]*\))?`", text)
-    return [n.lower() for n in found if "_" in n or "." in n or any(c.isupper() for c in n[1:])]
+    found = re.findall(r"`([A-Za-z_][\w.:#]*[\w])(?:\([^`]*\))?`", text)
+    return [n.lower() for n in found if "_" in n or "." in n or ":" in n or "#" in n or any(c.isupper() for c in n[1:])]
 
 
 def _names_present(names: list[str], commit: Commit) -> bool:

@@ -91,6 +91,13 @@ def is_external_statement(text: str) -> bool:
 _IDENT_RE = re.compile(r"`([A-Za-z_$][\w.$]*(?:(?:::|#)[A-Za-z_$][\w.$]*)*)(?:\([^`]*\))?`|\b([a-z]+_[a-z0-9_]+|[a-z]+[A-Z]\w+|[A-Z][a-z]+[A-Z]\w+)\b")
 
 
+def whole_name(name: str) -> "re.Pattern[str]":
+    """A code name as written, whole: `INET_ADDRESS` is not found in INET_ADDRESS_FACTORY."""
+    left = r"(?<![\w$])" if re.match(r"[\w$]", name) else ""
+    right = r"(?![\w$])" if re.search(r"[\w$]$", name) else ""
+    return re.compile(left + re.escape(name) + right)
+
+
 def unhyphen(text: str) -> str:
     """"open-transaction" -> "open transaction": hyphenated words compare by their parts."""
     return re.sub(r"(?<=[A-Za-z])-(?=[A-Za-z])", " ", text)

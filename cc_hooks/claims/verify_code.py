@@ -1,0 +1,129 @@
+"""What a commit did to a code name, and whether HEAD still has it (``history_statements.code_statements``).
+
+A code name is checked where it is written, never by the words of a commit's message:
+
+- added in `S`:   a line of S's diff adds it, and no file had it before S (else UNVERIFIED: it
+  was already there, so S is not shown to be where it came from);
+- removed in `S`: a line of S's diff removes it, and no file has it after S;
+- renamed / replaced in `S`: S's diff removes a line with the old name and adds one with the new;
+- at HEAD:        ``git grep`` of HEAD's tree (or of the directory the sentence names).
+
+One ``log -p`` for every commit's diff; one ``git grep`` per tree asked (sentences name few).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+from cc_hooks.claims.context import CommitText, VerifyContext
+from cc_hooks.claims.model import CONTRADICTED, QUEUE, UNVERIFIED, VERIFIED, Assertion, Claim
+from cc_hooks.claims.words import whole_name
+
+NAME = "code"
+KINDS = ("code_added", "code_removed", "code_renamed", "code_at_head")
+
+
+def applies(claim: Claim) -> bool:
+    return claim.kind != QUEUE and not claim.intent and any(a.what in KINDS for a in claim.assertions)
+
+
+def object_names(ctx: VerifyContext, claims: list[Claim]) -> list[str]:
+    return sorted({a.sha for c in claims for a in c.assertions if a.what in KINDS and a.sha})
+
+
+def verify(ctx: VerifyContext, claims: list[Claim]) -> None:
+    claims = [c for c in claims if applies(c)]
+    full = ctx.commits(object_names(ctx, claims))
+    diffs = ctx.commit_texts(full.values(), diff=True)
+    for claim in claims:
+        for assertion in (a for a in claim.assertions if a.what in KINDS):
+            if assertion.what == "code_at_head":
+                claim.add(f"{assertion.detail} at HEAD", *_at_head(ctx, assertion), NAME)
+                continue
+            sha = full.get(assertion.sha or "")
+            if sha is None or sha not in diffs:
+                continue  # the git verifier reports the missing commit
+            judge = {"code_added": _added, "code_removed": _removed, "code_renamed": _renamed}[assertion.what]
+            claim.add(f"what {assertion.sha} did to {assertion.detail}", *judge(ctx, assertion, diffs[sha]), NAME)
+
+
+def _lines(diff: CommitText, sign: str, name: str) -> list[str]:
+    """The paths whose diff lines of ``sign`` ("+" or "-") have ``name``, in order."""
+    pattern, found, path = whole_name(name), [], ""
+    for line in diff.diff.splitlines():
+        if line.startswith(("+++ ", "--- ")):
+            path = line[6:] if line[4:6] in ("a/", "b/") else path
+        elif line.startswith(sign) and pattern.search(line[1:]) and path not in found:
+            found.append(path)
+    return found
+
+
+def _label(diff: CommitText) -> str:
+    subject = diff.message.splitlines()[0] if diff.message else ""
+    return f'{diff.sha[:7]} "{subject}"'
+
+
+def _unknown(diff: CommitText, what: str) -> tuple[str, str]:
+    return UNVERIFIED, f"{_label(diff)}: its diff is too large to read whole; whether it {what} is not checked"
+
+
+def _added(ctx, a: Assertion, diff: CommitText) -> tuple[str, str]:
+    where = _lines(diff, "+", a.detail)
+    if not where:
+        if diff.truncated:
+            return _unknown(diff, f"added `{a.detail}`")
+        return CONTRADICTED, f"{_label(diff)} adds no line with `{a.detail}`"
+    before = code_at(ctx, f"{diff.sha}^", a.detail)
+    if before:
+        return UNVERIFIED, f"{_label(diff)} adds `{a.detail}` in {where[0]}, but {before} already had it: where it came from is not checked"
+    return VERIFIED, f"{_label(diff)} added `{a.detail}` ({where[0]}); no file had it before"
+
+
+def _removed(ctx, a: Assertion, diff: CommitText) -> tuple[str, str]:
+    where = _lines(diff, "-", a.detail)
+    if not where:
+        if diff.truncated:
+            return _unknown(diff, f"removed `{a.detail}`")
+        return CONTRADICTED, f"{_label(diff)} removes no line with `{a.detail}`"
+    after = code_at(ctx, diff.sha, a.detail)
+    if after:
+        return UNVERIFIED, f"{_label(diff)} removes `{a.detail}` from {where[0]}, but {after} still has it after that commit"
+    return VERIFIED, f"{_label(diff)} removed `{a.detail}` ({where[0]}); no file has it after that commit"
+
+
+def _renamed(ctx, a: Assertion, diff: CommitText) -> tuple[str, str]:
+    old, new = _lines(diff, "-", a.target), _lines(diff, "+", a.detail)
+    if old and new:
+        return VERIFIED, f"{_label(diff)} removes `{a.target}` ({old[0]}) and adds `{a.detail}` ({new[0]})"
+    if diff.truncated:
+        return _unknown(diff, f"replaced `{a.target}` with `{a.detail}`")
+    missing = f"removes no line with `{a.target}`" if not old else f"adds no line with `{a.detail}`"
+    return CONTRADICTED, f"{_label(diff)} {missing}"
+
+
+def _at_head(ctx, a: Assertion) -> tuple[str, str]:
+    scope = a.target.rstrip("/") if a.target else None
+    if scope and ctx.objects([f"HEAD:{scope}"]).get(f"HEAD:{scope}") is None:
+        scope = None  # "under `internal/`" names a directory by its last part: the whole tree is searched
+    found = code_at(ctx, "HEAD", a.detail, scope)
+    place = f"under {scope}/ " if scope else ""
+    gone = a.negated
+    if found:
+        return (CONTRADICTED if gone else VERIFIED), f"`{a.detail}` is at HEAD in {found}"
+    return (VERIFIED if gone else CONTRADICTED), f"no file {place}at HEAD has `{a.detail}`"
+
+
+def code_at(ctx, rev: str, name: str, scope: Optional[str] = None) -> str:
+    """``path:line`` of the first file of ``rev``'s tree whose code has the whole name, or "" (none,
+    or no such tree). Prose (a changelog, the docs) names what was removed: it is not the code."""
+    args = ["--literal-pathspecs", "grep", "-n", "-I", "-w", "-F", "--max-count=1", "-e", name, rev, "--"]
+    out = ctx.git(*args, *([scope] if scope else []), check=False)
+    for line in out.splitlines():
+        parts = line.split(":", 3)  # "<rev>:<path>:<line>:<text>"
+        if len(parts) >= 3 and parts[2].isdigit() and not _PROSE_RE.search(parts[1]):
+            return f"{parts[1]}:{parts[2]}"
+    return ""
+
+
+_PROSE_RE = re.compile(r"(?:^|/)(?:CHANGE|HISTORY|NEWS|RELEASE|UPGRAD|MIGRAT)[^/]*$|\.(?:md|rst|rdoc|txt|adoc|asciidoc|org|textile|markdown)$|(?:^|/)docs?/", re.I)
