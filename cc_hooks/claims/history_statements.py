@@ -64,6 +64,7 @@ _LATEST_RES = (
 _RELEASE_RES = (
     re.compile(rf"{_S}\s+(?:\([^)]*\)\s+)?(?:was\s+|is\s+)?(?P<first>first\s+)?(?:released|shipped|published|tagged)\s+(?:first\s+)?(?:in|as|with)\s+`(?P<tag>[^`]+)`", re.I),
     re.compile(rf"{_S}[^.;]*?\b(?P<first>first\s+)?(?:released|shipped)\s+(?:first\s+)?in\s+`(?P<tag>[^`]+)`", re.I),
+    re.compile(rf"{_S}\s+is\s+(?P<first>)in\s+(?:the\s+)?`(?P<tag>[^`]+)`\s+(?:tag|release)\b", re.I),
 )
 # "the key work from #727 first shipped in `0.4.30`": a pull request, by the number its merge or squash names
 _PR_RELEASE_RE = re.compile(r"(?:\bPR\s*|\bpull\s+request\s+|\()?#(?P<pr>\d{1,6})\b\)?[^.;`]*?(?:`[^`]*`[^.;`]*?)?\b(?P<first>first\s+)?"

@@ -17,9 +17,16 @@ import os
 from cc_hooks.events._project import open_project
 from cc_hooks.runtime import Deadline, HookContext
 
+# Each example is a sentence the claim checker models whole (tests/test_pre_compact.py checks they verify).
+CHECKABLE_PHRASINGS = (
+    "`S` removed `name`", "`S` renamed `old` to `new`", "`S` reverted `R`", "`S` is on `main`",
+    "`S` is in the `v2.1` tag", "`path` contains `name`", "`name` is defined at `path:N`",
+    "`path` has not changed since `S`",
+)
 SUMMARY_RULES = (
     "Rules that keep this summary checkable: for every piece of completed work give the commit sha; "
-    "name branches and file paths exactly; say which claims were not verified; "
+    "write one fact per sentence, naming shas, branches, tags and file paths exactly and in backticks, "
+    "with what each one did or says (" + "; ".join(CHECKABLE_PHRASINGS) + "); say which claims were not verified; "
     "keep root causes, ruled-out hypotheses and the user's corrections verbatim."
 )
 ALLOW_ENV = "CC_HOOKS_ALLOW_COMPACT"

@@ -173,3 +173,29 @@ def test_a_done_item_naming_qualified_code_needs_a_commit_that_names_it(repo, co
     assert claim.verdict != VERIFIED, claim.evidence
     claim = repo.check("Drop `Key::to_borrowed`.", section="queue", date="2026-10-01", done=True)
     assert claim.verdict == VERIFIED and code["drop"][:7] in claim.evidence, claim.evidence
+
+
+def test_every_phrasing_the_summarizer_is_asked_for_is_checked_whole(repo, code):
+    """PreCompact asks the summarizer for these sentences (``CHECKABLE_PHRASINGS``): each, with real
+    objects, must come out VERIFIED, so the rules never ask for what the checker cannot check."""
+    from cc_hooks.events.pre_compact import CHECKABLE_PHRASINGS, SUMMARY_RULES
+
+    repo.git("revert", "--no-edit", code["squash"], date="2026-10-13")
+    revert = repo.sha("HEAD")[:8]
+    repo.git("tag", "-a", "v2.1", "-m", "v2.1", date="2026-10-14")
+    objects = [("`S` removed `name`", {"S": code["drop"], "name": "Key::to_borrowed"}),
+               ("`S` renamed `old` to `new`", {"S": code["rename"], "old": "from_static", "new": "from_str_static"}),
+               ("`S` reverted `R`", {"S": revert, "R": code["squash"]}),
+               ("`S` is on `main`", {"S": code["add"]}),
+               ("`S` is in the `v2.1` tag", {"S": code["add"]}),
+               ("`path` contains `name`", {"path": "lib/key.rs", "name": "from_str_static"}),
+               ("`name` is defined at `path:N`", {"name": "from_str_static", "path:N": "lib/key.rs:3"}),
+               ("`path` has not changed since `S`", {"path": "lib/extra.rs", "S": code["extra"]})]
+    assert [phrasing for phrasing, _ in objects] == list(CHECKABLE_PHRASINGS)
+    for phrasing, names in objects:
+        sentence = phrasing
+        for placeholder, value in sorted(names.items(), key=lambda item: -len(item[0])):
+            sentence = sentence.replace(f"`{placeholder}`", f"`{value}`")
+        claim = repo.check(sentence + ".")
+        assert claim.verdict == VERIFIED, (sentence, claim.evidence)
+        assert phrasing in SUMMARY_RULES

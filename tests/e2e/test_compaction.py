@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from cc_hooks.events.pre_compact import CHECKABLE_PHRASINGS
+
 from .fakeapi import bash, edit, read
 from .harness import ClaudeRunner
 
@@ -100,6 +102,8 @@ def test_unrecorded_fix_reaches_the_summarizer_and_a_false_claim_is_audited(adop
     trailer = next(line for line in preserve.splitlines() if "no `Symptom:` trailer" in line)
     assert fix[:12] in trailer and FIX_SUBJECT in trailer
     assert "FAIL: session" in text and "trailers" in text
+    rules = next(line for line in text.splitlines() if line.startswith("Rules that keep this summary checkable"))
+    assert all(phrasing in rules for phrasing in CHECKABLE_PHRASINGS)  # checkable phrasing, asked of the summarizer
 
     fake.queue_text("Continuing.")
     adopted.run("what next?", resume=sid, timeout=TIMEOUT)
