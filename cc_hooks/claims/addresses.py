@@ -34,7 +34,8 @@ KNOWN_EXTENSIONS = frozenset(
     rs go java kt kts scala swift m mm rb php pl lua r js mjs cjs ts tsx jsx vue svelte css scss sass less
     html htm xml svg ex exs erl hrl heex eex leex clj cljs edn hs ml mli fs fsx cs vb dart zig nim sql
     proto graphql gql tf hcl dockerfile mk cmake gradle csv tsv ipynb tex bib adoc org env conf service
-    nix el vim patch diff log""".split()
+    nix el vim patch diff log gemspec podspec nuspec csproj sln props rake ru erb haml slim rdoc textile
+    properties bazel bzl jsonc json5 mdx gz tgz bz2 xz zip jar war whl tar pom plist""".split()
 )
 _STOP_NAMES = frozenset(
     "a an the this that it its is was are to and or of in on at for with from not no main's branch branches".split()
@@ -60,7 +61,7 @@ _DOTFILE_RE = re.compile(r"\.[a-z][a-z0-9-]*(?:ignore|rc|config|attributes|modul
 _ISSUE_RE = re.compile(r"(?<![\w&/#])#(\d{1,7})\b")
 _KEY_RE = re.compile(r"\b([A-Z][A-Z0-9]{1,9}-\d{1,7})\b")
 _BRANCH_CUE_RE = re.compile(
-    r"\b(?:branch(?:es)?|tag(?:s|ged)?(?:\s+as)?|on\s+branch|(?:merged?|rebased?|landed|pushed)\s+(?:in)?to|(?:rebas(?:e|ed|ing)|cherry-picked)\s+(?:\S+\s+){0,2}onto|rebased\s+on)\s*",
+    r"\b(?:branch(?:es)?|tag(?:s|ged)?(?:\s+as)?|(?:first\s+)?(?:released|shipped|published)\s+(?:first\s+)?in|on\s+branch|(?:merged?|rebased?|landed|pushed)\s+(?:in)?to|(?:rebas(?:e|ed|ing)|cherry-picked)\s+(?:\S+\s+){0,2}onto|rebased\s+on)\s*",
     re.IGNORECASE,
 )
 _BRANCH_AFTER_RE = re.compile(r"\s+branch(?:es)?\b", re.IGNORECASE)

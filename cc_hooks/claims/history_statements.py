@@ -17,6 +17,7 @@ exists_at      "`origin/b` has `p` too", "`p` exists on `b`"                 tar
 code_added     "`n` landed in `S`", "`S` introduced `n`"                 sha=S, detail=n
 code_removed   "`n` went away in `S`", "`S` dropped `n`"                  sha=S, detail=n
 code_renamed   "`a` was renamed to `b` in `S`", "`S` replaced `a` with `b`"  sha=S, target=a, detail=b
+code_released  "`n` was first released in `v2`"                          target=v2, detail=n, sha="first" or None
 code_at_head   "`n` is still gone", "no file under `d/` uses `n`"         detail=n, target=d or None (negated: gone)
                (code names only: what a commit did to a file is ``created`` / ``renamed`` / ``touched``)
 
@@ -183,11 +184,18 @@ _ON_REF_RES = (
 )
 
 
+_BACK_RE = re.compile(r"`(?P<path>[^`]+)`[^.;]*?\b(?:is|are)\s+back\b(?:\s+(?:at|on|in)\s+(?:`(?P<ref>[^`]+)`|HEAD\b))?", re.I)
+
+
 def paths_on_refs(text: str, addresses: list[Address]) -> list[Assertion]:
-    """A file said to be (or not be) on a branch or tag the sentence names, other than HEAD's."""
+    """A file said to be (or not be) on a branch or tag the sentence names, other than HEAD's;
+    "`p` ... is back (at HEAD)": at HEAD."""
     paths = {a.value for a in addresses if a.kind in (PATH, "name")}
     refs = {a.value for a in addresses if a.kind in ("branch", "name")}
     found = []
+    for match in _BACK_RE.finditer(text):
+        if match.group("path") in paths:
+            found.append(Assertion("exists_at", target=match.group("path").rstrip("/"), detail=match.group("ref") or "HEAD"))
     for pattern in _ON_REF_RES:
         for match in pattern.finditer(text):
             path, ref = match.group("path"), match.group("ref")
@@ -211,6 +219,11 @@ _CODE_RENAMED_RES = (
     re.compile(rf"`(?P<old>[^`]+)`(?:\s+[\w-]+){{0,2}}?\s+(?:was|were)\s+(?:renamed|replaced)\s+(?:to|with|by)\s+`(?P<new>[^`]+)`\s+(?:in|by)\s+{_S}", re.I),
     re.compile(rf"{_S}\s+(?:also\s+)?(?:renamed|replaced)\s+`(?P<old>[^`]+)`\s+(?:to|with|by)\s+`(?P<new>[^`]+)`", re.I),
 )
+# "`StructTypeAdapter` shipped in `v2`", "the `increment_severity()` methods were first released in 0.4.28": the
+# name is the subject (a "`Rack::Directory` XSS fix" is not the name's own release)
+_CODE_RELEASED_RE = re.compile(r"^(?:the\s+)?`(?P<name>[^`]+)`(?:\s+(?:class|classes|method|methods|function|functions|type|types|module|"
+                               r"constant|constants|trait|struct|macro|macros|option|options|flag|flags|API|APIs|impls?))?\s+(?:was\s+|were\s+)?"
+                               r"(?P<first>first\s+)?(?:released|shipped|published)\s+(?:first\s+)?in\s+(?:`(?P<tag>[^`]+)`|(?P<version>v?\d+(?:\.\d+)+)\b)", re.I)
 _STILL_GONE_RE = re.compile(rf"{_N}[^.;]*?\b(?:is|are)\s+(?:still\s+)?gone\b|{_N.replace('name', 'name2')}\s+(?:no\s+longer\s+exists?|does\s*n[o']t\s+exist\s+any\s*more)", re.I)
 _STILL_THERE_RE = re.compile(r"`(?P<name>[^`]+)`,?\s+(?:which\s+)?(?:still\s+)(?:exists?|lives?)\s+(?:under|in)\s+`(?P<scope>[^`]+)`", re.I)
 _NONE_USES_RE = re.compile(r"\b(?:no|nothing|none)(?:\s+[\w-]+){0,2}?\s+(?:under|in|inside)\s+`(?P<scope>[^`]+)`\s+(?:still\s+)?"
@@ -238,6 +251,10 @@ def code_statements(text: str, addresses: list[Address]) -> list[Assertion]:
             sha = next(g for g in match.groups() if g and re.fullmatch(r"[0-9a-fA-F]{4,40}", g)).lower()
             if code(match.group("old")) and code(match.group("new")):
                 found.append(Assertion("code_renamed", sha=sha, target=code_name(match.group("old")), detail=code_name(match.group("new"))))
+    for match in _CODE_RELEASED_RE.finditer(text):
+        if code(match.group("name")):
+            found.append(Assertion("code_released", target=match.group("tag") or match.group("version"),
+                                   detail=code_name(match.group("name")), sha="first" if match.group("first") else None))
     for match in _STILL_GONE_RE.finditer(text):
         name = match.group("name") or match.group("name2")
         if code(name):

@@ -54,7 +54,7 @@ PREDICATES = (
        "\"the latest release tag is `vX`\""),
     _p("which release shipped it", r"\b(?:first\s+)?(?:shipped|released|published)\s+(?:in|as|with|on)\b|\bfirst\s+(?:released|shipped|release)\b|"
        r"\bmade\s+it\s+into\b|\b(?:is|was|are|were)\s+(?:part\s+of|in)\s+(?:the\s+)?(?:release\s+)?`?v?\d+\.\d+|\btagged\s+(?:on|from|in)\b|"
-       r"\bon\s+the\s+same\s+day\b", "in_release reached",
+       r"\bon\s+the\s+same\s+day\b", "in_release reached code_released",
        "\"`S` is in the `vX` tag\""),
     _p("whether the same change is elsewhere", r"\bsquash(?:ed)?[- ]?merged\b|\bcherry-?pick(?:ed)?\s+(?:to|into|onto)\b|\bbackported\s+(?:to|into)\b|"
        r"\bsame\s+(?:change|patch|diff|fix)\b|\b(?:patch-)?equivalent\b|\bnever\s+reached\b|\bis\s+a\s+(?:copy|backport|cherry-pick)\s+of\b",
@@ -62,12 +62,12 @@ PREDICATES = (
        "\"`S` is on `branch`\" (ancestry) or name the copy's sha"),
     _p("whether the commit created it", r"`[0-9a-fA-F]{4,40}`\s+(?:created|introduced)\s+`|`\s+(?:was|were)\s+(?:created|introduced|added)\s+(?:in|by)\s+`[0-9a-fA-F]{4,40}`",
        "created touched about changed_since code_added", "\"`S` created `path`\"", past=True),
-    _p("what the commit did", r"\b(?:renamed|moved|folded|split|merged|converted|turned|replaced|superseded|rejected|dropped|removed|restored)\b[^;]*?\b(?:in|by)\s+`[0-9a-fA-F]{4,40}`",
+    _p("what the commit did", r"\b(?:renamed|moved|folded|split|merged|converted|turned|replaced|superseded|rejected|dropped|removed|restored|committed)\b[^;]*?\b(?:in|by)\s+(?:the\s+[\w-]+\s+)?`[0-9a-fA-F]{4,40}`",
        "renamed created touched about merged gone code_added code_removed code_renamed",
        "\"`S` renamed `old` to `new`\" or \"`S` removed `name`\"", past=True),
     _p("whether it is still gone", r"\b(?:is|are)\s+still\s+gone\b|\bno\s+longer\s+exists?\b|\bdoes\s*n[o']t\s+exist\s+any\s*more\b",
        "gone code_at_head", "\"no file has `name` at HEAD\" or \"`path` is gone\""),
-    _p("that it is back", r"\b(?:is|are)\s+back\b|\bcame\s+back\b|\bre-?added\b|\breintroduced\b", "",
+    _p("that it is back", r"\b(?:is|are)\s+back\b|\bcame\s+back\b|\bre-?added\b|\breintroduced\b", "exists_at",
        "\"`path` exists\" and \"`S` restored `path`\" as two sentences"),
     _p("when or whether it was merged", r"\b(?:was|were)\s+merged\b(?!\s+(?:in)?to\b)(?!\s+(?:as|in)\s+`)", "merged",
        "\"`branch` is merged into `main`\""),

@@ -58,6 +58,10 @@ _SWAP_RES = [
     (re.compile(r"\b(?:dropped|removed|deleted|replaced|retired)\s+(?P<old>`[^`]+`)\s+(?:in\s+favou?r\s+of|for)\s+(?P<new>`[^`]+`)", re.I), True),
 ]
 _SWAP_RES.append((re.compile(r"\b(?:turned|converted|split)\s+(?P<old>`[^`]+`)\s+(?:up\s+)?into\b", re.I), True))
+# "`a` and `b` were folded into `c`", "`new/` was moved out of `old/`"
+_SWAP_RES.append((re.compile(r"(?P<old>`[^`]+`)\s+(?:(?:was|were|got|have\s+been|has\s+been)\s+)?(?:folded|combined|consolidated|absorbed|inlined)\s+into\s+(?P<new>`[^`]+`)", re.I), True))
+_SWAP_RES.append((re.compile(r"(?P<new>`[^`]+`)\s+(?:(?:was|were)\s+)?moved\s+out\s+of\s+(?P<old>`[^`]+`)", re.I), True))
+_ALSO_OLD_RE = re.compile(r"(`[^`]+`)\s*(?:,|\band\b)\s*$")  # "`a` and `b` were folded into": `a` too
 # "(moved to `y`)": ``y`` is where it is now
 _NOW_AT_RE = re.compile(r"\b(?:moved|renamed|relocated)\s+(?:to|into|as)\s+(`[^`]+`)", re.I)
 _ABSENT_ONLY_RE = re.compile(
@@ -246,12 +250,14 @@ def _gone(text: str, addresses: list[Address]) -> list[Assertion]:
         return []
     found: dict[str, Assertion] = {}
     present: set[str] = set()
+    swap_sha = _sha_in(text)
     for pattern, _ in _SWAP_RES:
         for match in pattern.finditer(text):
             old = _address_in(match.group("old"), names)
             new = _address_in(match.group("new"), names) if "new" in pattern.groupindex else None
-            if old is not None:
-                found.setdefault(old.value, Assertion("gone", target=old.value))
+            olds = [old] + [_address_in(m.group(1), names) for m in [_ALSO_OLD_RE.search(text[: match.start()])] if m]
+            for old in (o for o in olds if o is not None):  # removed by the commit the sentence names, if any
+                found.setdefault(old.value, Assertion("gone", target=old.value, sha=swap_sha if re.search(r"\b(?:in|by)\s+`?[0-9a-fA-F]{4,40}", text) else None))
             if new is not None:
                 present.add(new.value)
     for match in _NOW_AT_RE.finditer(text):

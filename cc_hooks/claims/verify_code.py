@@ -21,7 +21,7 @@ from cc_hooks.claims.model import CONTRADICTED, QUEUE, UNVERIFIED, VERIFIED, Ass
 from cc_hooks.claims.words import whole_name
 
 NAME = "code"
-KINDS = ("code_added", "code_removed", "code_renamed", "code_at_head")
+KINDS = ("code_added", "code_removed", "code_renamed", "code_at_head", "code_released")
 
 
 def applies(claim: Claim) -> bool:
@@ -40,6 +40,9 @@ def verify(ctx: VerifyContext, claims: list[Claim]) -> None:
         for assertion in (a for a in claim.assertions if a.what in KINDS):
             if assertion.what == "code_at_head":
                 claim.add(f"{assertion.detail} at HEAD", *_at_head(ctx, assertion), NAME)
+                continue
+            if assertion.what == "code_released":
+                claim.add(f"{assertion.detail} in {assertion.target}", *_released(ctx, assertion), NAME)
                 continue
             sha = full.get(assertion.sha or "")
             if sha is None or sha not in diffs:
@@ -112,6 +115,24 @@ def _at_head(ctx, a: Assertion) -> tuple[str, str]:
     if found:
         return (CONTRADICTED if gone else VERIFIED), f"`{a.detail}` is at HEAD in {found}"
     return (VERIFIED if gone else CONTRADICTED), f"no file {place}at HEAD has `{a.detail}`"
+
+
+def _released(ctx, a: Assertion) -> tuple[str, str]:
+    """The release tag's code has the name (and, for "first", the release before it on its history does not)."""
+    tag = ctx.resolve_ref(a.target or "") or ctx.resolve_ref(f"v{a.target}")
+    if tag is None or not tag.refname.startswith("refs/tags/"):
+        return UNVERIFIED, f"{a.target} is not a tag here: which release shipped `{a.detail}` is not checked"
+    there = code_at(ctx, tag.refname, a.detail)
+    if not there:
+        return CONTRADICTED, f"{tag.short} has no `{a.detail}` in its code"
+    if a.sha != "first":
+        return VERIFIED, f"{tag.short} has `{a.detail}` ({there})"
+    before = ctx.git("describe", "--tags", "--abbrev=0", f"{tag.refname}^", check=False).strip()
+    earlier = code_at(ctx, f"refs/tags/{before}", a.detail) if before else ""
+    if earlier:
+        return CONTRADICTED, f"`{a.detail}` was already in {before}, the release before {tag.short} ({earlier})"
+    since = f"; {before}, the release before it, has not" if before else "; no release before it"
+    return VERIFIED, f"{tag.short} has `{a.detail}` ({there}){since}"
 
 
 def code_at(ctx, rev: str, name: str, scope: Optional[str] = None) -> str:

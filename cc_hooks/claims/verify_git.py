@@ -117,6 +117,7 @@ def _subject_branches(ctx: VerifyContext, claim: Claim) -> list[Ref]:
     a place the sentence puts its commits ("only on `origin/1.x`") comes first."""
     targets = {a.target for a in claim.assertions if a.what in ("merged", "reached") or (a.what == "reachable" and a.negated)}
     targets |= {a.target for a in claim.assertions if a.what == "same_tip"} | {a.sha for a in claim.assertions if a.what == "same_tip"}
+    targets |= {a.target for a in claim.assertions if a.what in ("in_release", "code_released", "latest_tag")}  # the history verifier's
     placed = [ctx.resolve_ref(a.target or "") for a in claim.assertions if a.what == "reachable" and not a.negated]
     first = [r for r in placed if r is not None]
     refs = []

@@ -426,11 +426,11 @@ def _last_changed(ctx, a: Assertion, commits, texts, blobs):
 
 
 def _exists_at(ctx, a: Assertion, commits, texts, blobs):
-    ref = ctx.resolve_ref(a.detail or "")
+    refname = "HEAD" if a.detail == "HEAD" else getattr(ctx.resolve_ref(a.detail or ""), "refname", None)
     label = f"{a.target} on {a.detail}"
-    if ref is None:
+    if refname is None:
         return label, UNVERIFIED, f"{a.detail} is not a branch or tag here: whether it has {a.target} is not checked"
-    there = ctx.objects([f"{ref.refname}:{a.target}"]).get(f"{ref.refname}:{a.target}") is not None
+    there = ctx.objects([f"{refname}:{a.target}"]).get(f"{refname}:{a.target}") is not None
     fact = f"{a.detail} {'has' if there else 'has no'} {a.target}"
     return label, VERIFIED if there != a.negated else CONTRADICTED, fact
 

@@ -126,7 +126,8 @@ def _removals(ctx: VerifyContext, claims: list[Claim], wanted: dict, present: di
     for claim in claims:
         for assertion in claim.assertions:
             rel = wanted.get(assertion.target or "")
-            if assertion.what != "gone" or not rel or present.get(assertion.target) is not None:
+            back = any(a.what == "exists_at" and a.detail == "HEAD" and a.target == rel for a in claim.assertions)
+            if assertion.what != "gone" or not rel or present.get(assertion.target) is not None and not back:
                 continue
             obj = ctx.objects([assertion.sha]).get(assertion.sha) if assertion.sha else None
             if obj and obj[1] == "commit":
@@ -146,9 +147,12 @@ def _judge_gone(ctx, claim, address, relative, obj, sha, removals) -> None:
     label = str(address)
     if relative is None or relative == "":
         return
-    if obj is not None:
+    back = any(a.what == "exists_at" and a.detail == "HEAD" and a.target == relative.rstrip("/") for a in claim.assertions)
+    if obj is not None and not back:
         claim.add(label, CONTRADICTED, f"{relative} still exists at HEAD", NAME)
         return
+    if back and sha is None:
+        return  # "was removed and is back": HEAD's side is the exists_at check's
     if sha is None and assertion_absent_only(claim, address.value):
         claim.add(label, VERIFIED, f"{relative} does not exist at HEAD", NAME)
         return
@@ -165,12 +169,13 @@ def _judge_gone(ctx, claim, address, relative, obj, sha, removals) -> None:
     if named is None or named[1] != "commit":
         return  # the git verifier says the commit does not exist
     removed = removals.get(("commit", named[0]), set())
-    if any(path == relative or path.startswith(relative.rstrip("/") + "/") for path in removed):
-        claim.add(label, VERIFIED, f"{relative} is not at HEAD; {sha} removed it", NAME)
+    base = "/" not in relative.rstrip("/")  # "`OSGiTest.java` was replaced by ... in `S`": the file S removed by that name
+    if any(path == relative or path.startswith(relative.rstrip("/") + "/") or base and path.endswith("/" + relative) for path in removed):
+        claim.add(label, VERIFIED, f"{sha} removed {relative}" if back else f"{relative} is not at HEAD; {sha} removed it", NAME)
     else:
         other = ctx.deletions([relative]).get(relative.rstrip("/"))
         elsewhere = f'; it was removed in {other[0][:7]} "{other[1]}"' if other else ""
-        claim.add(label, CONTRADICTED, f"{relative} is not at HEAD, but {sha} did not remove it{elsewhere}", NAME)
+        claim.add(label, CONTRADICTED, f"{'' if back else relative + ' is not at HEAD, but '}{sha} did not remove {relative if back else 'it'}{elsewhere}", NAME)
 
 
 def _says_uncommitted(claim: Claim) -> bool:

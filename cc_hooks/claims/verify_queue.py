@@ -86,6 +86,8 @@ def _named_commits(ctx: VerifyContext, claims: list[Claim]) -> dict[str, Commit]
 
 
 def _judge(ctx: VerifyContext, claim: Claim, date: str, commits: History, named: dict[str, Commit]) -> None:
+    if _judge_release(ctx, claim) or _judge_dropped_dir(ctx, claim):
+        return
     if claim.done and claim_refs(claim, addr.SHA):
         _judge_named(ctx, claim, date, commits, named)
         return
@@ -148,6 +150,46 @@ def _judge_named(ctx: VerifyContext, claim: Claim, date: str, commits: History, 
             claim.add("queue item", UNVERIFIED, f'{sha} is "{commit.subject}": it does not clearly do this work', NAME)
         return
     claim.add("queue item", UNVERIFIED, "the commit it names is not in this repository", NAME)
+
+
+_RELEASE_ITEM_RE = re.compile(r"^\W*(?:cut\s+|tag\s+|publish\s+|ship\s+)?(?:the\s+)?release\s+`?(?P<version>[\w.-]*\d[\w.-]*?)`?(?=[\s,.;:]|$)", re.I)
+
+
+def _judge_release(ctx: VerifyContext, claim: Claim) -> bool:
+    """"Release 3.3.0": the release is its tag (`3.3.0`, `v3.3.0`, `gson-parent-3.3.0`), in a repository that tags
+    its releases. A DONE item without the tag is not done; a pending one with it has landed."""
+    match = _RELEASE_ITEM_RE.match(_work_text(claim))
+    if match is None:
+        return False
+    version = match.group("version").lstrip("vV")
+    tags = [ref for name, ref in ctx.refs().items() if name == ref.short and ref.refname.startswith("refs/tags/")]
+    if not any(re.search(r"\d+\.\d+", t.short) for t in tags):
+        return False  # no version tags: how this project marks a release is unknown
+    found = [t for t in tags if re.fullmatch(rf"(?:[\w.]*?[-_])?v?{re.escape(version)}", t.short)]
+    if found:
+        tag = found[0]
+        claim.add("queue item", VERIFIED if claim.done else CONTRADICTED,
+                  f"{'done' if claim.done else 'landed'}: tag {tag.short} is at {tag.sha[:7]}", NAME)
+    else:
+        claim.add("queue item", CONTRADICTED if claim.done else VERIFIED, f"no tag {version} (nor v{version}, among {len(tags)} tags): not released", NAME)
+    return True
+
+
+_DROP_DIR_RE = re.compile(r"^\W*(?:drop|remove|delete|retire)\s+(?:the\s+)?`(?P<name>[^`\s]+)`(?:\s+(?:module|directory|dir|folder|file|package|crate|plugin|subproject|project|extension))?\s*[.!]?\s*$", re.I)
+
+
+def _judge_dropped_dir(ctx: VerifyContext, claim: Claim) -> bool:
+    """DONE "Drop the `extras` module", and `extras` is still tracked at HEAD: not done."""
+    bare = re.sub(r"^\s*(?:DONE\b\s*)?(?:\d{4}-\d{2}-\d{2}\s*)?[—–:-]*\s*", "", claim.text, flags=re.IGNORECASE)
+    match = _DROP_DIR_RE.match(bare) if claim.done else None
+    if match is None:
+        return False
+    name = match.group("name").strip("/")
+    obj = ctx.objects([f"HEAD:{name}"]).get(f"HEAD:{name}")
+    if obj is None:
+        return False
+    claim.add("queue item", CONTRADICTED, f"{name} is still a tracked {'directory' if obj[1] == 'tree' else 'file'} at HEAD", NAME)
+    return True
 
 
 _REMOVAL_RE = re.compile(r"^\W*(?:drop|remove|delete|retire|get\s+rid\s+of)\b", re.I)

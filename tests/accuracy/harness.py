@@ -73,6 +73,7 @@ class Outcome:
     claim: str = ""
     source: str = ""
     cites_missing: list[str] = field(default_factory=list)
+    kinds: list[str] = field(default_factory=list)  # what the claim was modeled as: its statements' kinds, else its kind
 
     @property
     def correct(self) -> bool:
@@ -177,7 +178,8 @@ def _match(case: Case, repo, claims: list) -> tuple[list[Outcome], list]:
         cites = [repo.resolve(c) for c in label.cites]
         missing = [c for c in cites if not names_commit(claim.evidence, c)]
         outcomes.append(
-            Outcome(case.name, key, label.label, label.cls, label.reason, claim.verdict, claim.evidence, claim.text, claim.source, missing)
+            Outcome(case.name, key, label.label, label.cls, label.reason, claim.verdict, claim.evidence, claim.text, claim.source, missing,
+                    [a.what for a in claim.assertions] or [claim.kind])
         )
     unlabeled = [c for i, c in enumerate(claims) if i not in used]
     return outcomes, unlabeled

@@ -199,3 +199,74 @@ def test_every_phrasing_the_summarizer_is_asked_for_is_checked_whole(repo, code)
         claim = repo.check(sentence + ".")
         assert claim.verdict == VERIFIED, (sentence, claim.evidence)
         assert phrasing in SUMMARY_RULES
+
+
+@pytest.mark.parametrize("sentence, expected", [
+    ("`from_str_static` was first released in `v1.0`.", VERIFIED),
+    ("`Key::to_borrowed` was first released in `v1.1`.", CONTRADICTED),  # v1.0 had it
+    ("The `from_static` function shipped in `v1.1`.", CONTRADICTED),  # renamed before v1.0
+    ("The `from_str_static` methods were first released in 1.1.", CONTRADICTED),
+])
+def test_a_code_name_by_the_release_whose_code_has_it(repo, code, sentence, expected):
+    result, evidence = verdict(repo, sentence.format(**code))
+    assert result == expected, evidence
+
+
+def test_a_fix_named_after_code_is_not_the_names_release(repo, code):
+    """"The `Key` crash fix was first released in `v1.1`": the name is not the subject; nothing is concluded from it."""
+    assert verdict(repo, "The `Key` crash fix was first released in `v1.1`.")[0] == UNVERIFIED
+
+
+@pytest.mark.parametrize("sentence, expected", [
+    ("`lib/old.rs` was removed in `{gone}` and is back.", CONTRADICTED),  # not at HEAD
+    ("`lib/key.rs` was removed in `{gone}` and is back at HEAD.", CONTRADICTED),  # {gone} did not remove it
+])
+def test_removed_and_back(repo, code, sentence, expected):
+    assert verdict(repo, sentence.format(**code))[0] == expected
+
+
+def test_removed_and_back_when_it_is(repo, code):
+    repo.commit("Restore the old module", {"lib/old.rs": "// old\n"}, date="2026-10-12")
+    assert verdict(repo, "`lib/old.rs` was removed in `{gone}` and is back at HEAD.".format(**code))[0] == VERIFIED
+
+
+def test_files_folded_into_another_and_moved_out_of_a_directory(repo):
+    repo.commit("Add tests", {"tests/a.rs": "a\n", "tests/b.rs": "b\n", "tests/sub/x.rs": "x\n"})
+    repo.git("rm", "-q", "tests/a.rs", "tests/b.rs")
+    repo.write("tests/all.rs", "a\nb\n")
+    repo.git("add", "tests/all.rs")
+    repo.git("commit", "-q", "-m", "Fold the tests")
+    fold = repo.sha("HEAD")[:8]
+    repo.git("mv", "tests/sub", "sub")
+    repo.git("commit", "-q", "-m", "Move sub out of tests")
+    move = repo.sha("HEAD")[:8]
+    assert verdict(repo, f"`tests/a.rs` and `tests/b.rs` were folded into `tests/all.rs` in `{fold}`.")[0] == VERIFIED
+    assert verdict(repo, f"`tests/a.rs` and `tests/b.rs` were folded into `tests/all.rs` in `{move}`.")[0] == CONTRADICTED
+    assert verdict(repo, f"`sub/` was moved out of `tests/sub/` in `{move}`.")[0] == VERIFIED
+    assert verdict(repo, f"`x.rs` was replaced by `tests/all.rs` in `{move}`.")[0] == VERIFIED  # by its base name
+
+
+@pytest.mark.parametrize("item, done, expected", [
+    ("Release 1.1.", True, VERIFIED),
+    ("Release 1.2.", True, CONTRADICTED),
+    ("Release `v1.2` with the key fixes.", False, VERIFIED),
+    ("Release 1.1.", False, CONTRADICTED),
+])
+def test_a_release_item_is_its_tag(repo, code, item, done, expected):
+    claim = repo.check(item, section="queue", date="2026-10-01", done=done)
+    assert claim.verdict == expected, claim.evidence
+
+
+def test_a_done_drop_of_a_directory_still_tracked_is_not_done(repo, code):
+    claim = repo.check("Drop the `lib` module.", section="queue", date="2026-10-01", done=True)
+    assert claim.verdict == CONTRADICTED and "lib is still a tracked directory at HEAD" in claim.evidence
+
+
+@pytest.mark.parametrize("name", ["pkg.gemspec", "dist/tool-1.2.3.tar.gz", "app.csproj"])
+def test_a_backticked_file_name_of_a_known_kind_is_a_path(repo, name):
+    repo.commit("Add the file", {name: "x\n"})
+    assert verdict(repo, f"`{name}` is still tracked at HEAD.")[0] == VERIFIED
+    repo.git("rm", "-q", name)
+    repo.git("commit", "-q", "-m", "Remove it")
+    result, evidence = verdict(repo, f"`{name}` is still tracked at HEAD.")
+    assert result == CONTRADICTED and "it was removed in" in evidence

@@ -160,9 +160,11 @@ def test_an_unmodeled_part_is_never_verified_and_is_named(repo, history, sentenc
 
 def test_a_noun_that_exists_proves_existence_and_nothing_else(repo, history):
     """"`app.py` was not modified" used to be VERIFIED because the file is tracked."""
-    claim = repo.check("`notes.txt` was folded into `NOTES.md` in `{rename}`.".format(**history))
+    claim = repo.check("`notes.txt` was split into `NOTES.md` in `{rename}`.".format(**history))
     assert claim.verdict == UNVERIFIED  # the old path is gone at HEAD, but the sentence places it in the past
     assert "not checked" in claim.evidence
+    folded = repo.check("`notes.txt` was folded into `NOTES.md` in `{rename}`.".format(**history))
+    assert folded.verdict == VERIFIED and "removed it" in folded.evidence  # modeled: the commit removed the old path
 
 
 def test_a_pending_queue_item_with_no_landing_is_not_verified(repo, history):
