@@ -90,6 +90,7 @@ class VerifyContext:
         self._history = None  # names git found more than one object for
         self._tree: Optional[list[tuple[str, str, str]]] = None
         self._merged: dict[str, dict[str, str]] = {}
+        self._deletions: dict[str, Optional[tuple[str, str]]] = {}
 
     @cached_property
     def state_dir(self) -> Optional[Path]:
@@ -311,9 +312,10 @@ class VerifyContext:
         """path -> (full sha, subject) of the newest commit on HEAD that deleted or renamed it away,
         among the newest commits (``history``), with one ``log`` with the paths as pathspecs; a
         directory counts when files under it went."""
-        paths = sorted({p.rstrip("/") for p in paths if p})
+        wanted = sorted({p.rstrip("/") for p in paths if p})
+        paths = [p for p in wanted if p not in self._deletions]  # each path's answer is read once per run
         if not paths:
-            return {}
+            return {p: self._deletions[p] for p in wanted if self._deletions[p] is not None}
         oldest = self.history().oldest  # the same window as the queue's: bounded, whatever the history's length
         bound = [f"^{oldest}"] if oldest else []
         out = self.git(
@@ -329,7 +331,8 @@ class VerifyContext:
             for path in paths:
                 if path not in found and any(g == path or g.startswith(path + "/") for g in gone):
                     found[path] = (sha, subject)
-        return found
+        self._deletions.update({p: found.get(p) for p in paths})
+        return {p: self._deletions[p] for p in wanted if self._deletions[p] is not None}
 
     def history(self):
         """The newest commits with their words (``cc_hooks.claims.history``), read once per run."""

@@ -72,27 +72,30 @@ def _unknown(diff: CommitText, what: str) -> tuple[str, str]:
 
 
 def _added(ctx, a: Assertion, diff: CommitText) -> tuple[str, str]:
-    where = _lines(diff, "+", a.detail)
-    if not where:
-        if diff.truncated:
-            return _unknown(diff, f"added `{a.detail}`")
-        return CONTRADICTED, f"{_label(diff)} adds no line with `{a.detail}`"
-    before = code_at(ctx, f"{diff.sha}^", a.detail)
-    if before:
-        return UNVERIFIED, f"{_label(diff)} adds `{a.detail}` in {where[0]}, but {before} already had it: where it came from is not checked"
-    return VERIFIED, f"{_label(diff)} added `{a.detail}` ({where[0]}); no file had it before"
+    return _one_side(ctx, a, diff, added=True)
 
 
 def _removed(ctx, a: Assertion, diff: CommitText) -> tuple[str, str]:
-    where = _lines(diff, "-", a.detail)
+    return _one_side(ctx, a, diff, added=False)
+
+
+def _one_side(ctx, a: Assertion, diff: CommitText, added: bool) -> tuple[str, str]:
+    """Added: a line adds the name and no code had it before the commit; removed: a line removes it and
+    no code has it after."""
+    name, verb = f"`{a.detail}`", "adds" if added else "removes"
+    where = _lines(diff, "+" if added else "-", a.detail)
     if not where:
         if diff.truncated:
-            return _unknown(diff, f"removed `{a.detail}`")
-        return CONTRADICTED, f"{_label(diff)} removes no line with `{a.detail}`"
-    after = code_at(ctx, diff.sha, a.detail)
-    if after:
-        return UNVERIFIED, f"{_label(diff)} removes `{a.detail}` from {where[0]}, but {after} still has it after that commit"
-    return VERIFIED, f"{_label(diff)} removed `{a.detail}` ({where[0]}); no file has it after that commit"
+            return _unknown(diff, f"{'added' if added else 'removed'} {name}")
+        return CONTRADICTED, f"{_label(diff)} {verb} no line with {name}"
+    other = code_at(ctx, f"{diff.sha}^" if added else diff.sha, a.detail)
+    if other and added:
+        return UNVERIFIED, f"{_label(diff)} adds {name} in {where[0]}, but {other} already had it: where it came from is not checked"
+    if other:
+        return UNVERIFIED, f"{_label(diff)} removes {name} from {where[0]}, but {other} still has it after that commit"
+    if added:
+        return VERIFIED, f"{_label(diff)} added {name} ({where[0]}); no file had it before"
+    return VERIFIED, f"{_label(diff)} removed {name} ({where[0]}); no file has it after that commit"
 
 
 def _renamed(ctx, a: Assertion, diff: CommitText) -> tuple[str, str]:

@@ -68,9 +68,9 @@ def verify(ctx: VerifyContext, claims: list[Claim]) -> None:
         wanted[a.value] for c in claims for a in c.addresses_of(addr.PATH) if a.line and _is_blob(present.get(a.value))
     }
     line_counts = _line_counts(ctx, lines_needed)
-    removals = _removals(ctx, claims, wanted, present)
     absent = [wanted[v] for v, obj in present.items() if obj is None and wanted[v] and v not in gone]
-    deleted = ctx.deletions(absent) if absent else {}  # to say which commit removed a path said to be there
+    removals = _removals(ctx, claims, wanted, present, also=absent)
+    deleted = ctx.deletions(absent)  # read with the removals' log: which commit removed a path said to be there
     for claim in claims:
         gone_here = {a.target: a.sha for a in claim.assertions if a.what == "gone"}
         never = {a.target for a in claim.assertions if a.what == "never_existed"}
@@ -118,7 +118,7 @@ def _on_branches(ctx: VerifyContext, claims: list[Claim], wanted: dict, present:
     return result
 
 
-def _removals(ctx: VerifyContext, claims: list[Claim], wanted: dict, present: dict) -> dict:
+def _removals(ctx: VerifyContext, claims: list[Claim], wanted: dict, present: dict, also=()) -> dict:
     """What history says of the paths claimed gone: ("commit", full sha) -> paths that commit
     removed, for the commits named; ("path", path) -> (sha, subject) of the commit that removed
     it, for the others. One process each, and only for paths absent at HEAD."""
@@ -126,8 +126,7 @@ def _removals(ctx: VerifyContext, claims: list[Claim], wanted: dict, present: di
     for claim in claims:
         for assertion in claim.assertions:
             rel = wanted.get(assertion.target or "")
-            back = any(a.what == "exists_at" and a.detail == "HEAD" and a.target == rel for a in claim.assertions)
-            if assertion.what != "gone" or not rel or present.get(assertion.target) is not None and not back:
+            if assertion.what != "gone" or not rel or present.get(assertion.target) is not None and not _back(claim, rel):
                 continue
             obj = ctx.objects([assertion.sha]).get(assertion.sha) if assertion.sha else None
             if obj and obj[1] == "commit":
@@ -137,9 +136,14 @@ def _removals(ctx: VerifyContext, claims: list[Claim], wanted: dict, present: di
     result: dict = {}
     for sha, paths in ctx.removals(named.values()).items():
         result[("commit", sha)] = paths
-    for path, found in ctx.deletions(unnamed).items():
+    for path, found in ctx.deletions(unnamed | set(also)).items():
         result[("path", path)] = found
     return result
+
+
+def _back(claim: Claim, relative: str) -> bool:
+    """"`p` was removed in `S` and is back": HEAD having it does not disprove the removal."""
+    return any(a.what == "exists_at" and a.detail == "HEAD" and a.target == relative.rstrip("/") for a in claim.assertions)
 
 
 def _judge_gone(ctx, claim, address, relative, obj, sha, removals) -> None:
@@ -147,7 +151,7 @@ def _judge_gone(ctx, claim, address, relative, obj, sha, removals) -> None:
     label = str(address)
     if relative is None or relative == "":
         return
-    back = any(a.what == "exists_at" and a.detail == "HEAD" and a.target == relative.rstrip("/") for a in claim.assertions)
+    back = _back(claim, relative)
     if obj is not None and not back:
         claim.add(label, CONTRADICTED, f"{relative} still exists at HEAD", NAME)
         return
