@@ -152,7 +152,7 @@ def _classify_span(token: str, cues: _Cues, at: int) -> Optional[Address]:
     has_ext = _EXT_RE.search(path.value) is not None
     if re.search(r"(?<![/\d])/\d{1,2}$", token) and "/" not in token[:token.rindex("/")]:  # foo/2: a function's arity
         return None
-    if token.startswith("@") or _is_media_type(token):  # `@scope/package`, `text/plain`
+    if token.startswith("@") or _is_media_type(token) or _is_module_path(token):  # `@scope/package`, `text/plain`
         return None
     if not has_ext and cues.before(_ON_CUE_RE, at) and (token in _COMMON_BRANCHES or "-" in token):
         return Address(NAME, token)
@@ -223,6 +223,15 @@ def _plain_addresses(text: str, cues: _Cues) -> list[tuple[int, Address]]:
 
 def _mixed(token: str) -> bool:
     return any(c.isdigit() for c in token) and any(c.isalpha() for c in token)
+
+
+_MODULE_HOST_RE = re.compile(r"[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|org|net|io|dev|in|co|me|sh|app|cloud|xyz|info|gov|edu)/[^/]", re.I)
+
+
+def _is_module_path(token: str) -> bool:
+    """`github.com/go-chi/chi/v5`, `golang.org/x/net`, `gopkg.in/yaml.v3`: a module or a URL without its
+    scheme, not a path of this repository."""
+    return _MODULE_HOST_RE.match(token) is not None
 
 
 def _is_media_type(token: str) -> bool:

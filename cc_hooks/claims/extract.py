@@ -118,17 +118,21 @@ def claim_from_line(
     claim.addresses = [a for a in found if not _said_by_a_file(a, claim.assertions)]
     claim.kind = classify(claim)
     if not claim.intent and claim.kind != QUEUE:
-        modeled = frozenset(a.what for a in claim.assertions) | ({"probe"} if claim.addresses_of(addr.PROBE) else set())
+        looked_up = {"exists"} if claim.addresses_of(addr.PATH, addr.BRANCH) else set()  # every named path is looked up
+        modeled = frozenset(a.what for a in claim.assertions) | looked_up | ({"probe"} if claim.addresses_of(addr.PROBE) else set())
         claim.unmodeled = [p.name for p in unmodeled_parts(text, modeled, found)]
-        claim.past = any(p.past for p in asserted(text, found))
+        parts = asserted(text, found)
+        claim.past = any(p.past for p in parts)
+        claim.says_exists = any("exists" in p.modeled_by for p in parts)
     return claim
 
 
 def _said_by_a_file(address: Address, assertions: list[Assertion]) -> bool:
-    """A backticked name that is what a file says ("the `Style/HashSyntax` cop is enabled in `.rubocop.yml`"):
-    text of that file, not a path of the repository."""
+    """A backticked name that is what a file says ("the `Style/HashSyntax` cop is enabled in `.rubocop.yml`")
+    or what code imports or calls ("no file imports `io/ioutil`"): text of the code, not a path of the repository."""
     return address.kind in (addr.PATH, addr.NAME) and any(
-        a.what == "mentions" and a.target != address.value and f"`{address.value}`" in (a.detail or "") for a in assertions)
+        a.what == "mentions" and a.target != address.value and f"`{address.value}`" in (a.detail or "") or
+        a.what.startswith("code_") and a.detail == address.value for a in assertions)  # "imports `io/ioutil`": code
 
 
 def classify(claim: Claim) -> str:

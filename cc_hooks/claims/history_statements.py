@@ -99,12 +99,13 @@ _DEFINED_AT_RE = re.compile(
 _ANCESTOR_RE = re.compile(r"(?:\bbranch\s+)?`(?P<subject>[^`]+)`\s+(?:is|was)\s+(?:an\s+)?ancestor\s+of\s+(?:`(?P<target>[^`]+)`|(?P<head>HEAD)\b)", re.I)
 # Words that name a kind of thing, not what it says: "the Windows section", "the plugin API tests".
 _KIND_WORDS = frozenset("""section sections test tests case cases notes note paragraph part block entry entries function functions
-    method methods class classes module helper helpers list value setting settings option options too yet here there""".split())
+    method methods class classes module helper helpers list value setting settings option options too yet here there
+    target targets job jobs step steps rule rules task tasks key keys field fields constant constants type types""".split())
 _GIT_STATE_WORDS = frozenset("staged unstaged uncommitted committed pushed unpushed modified changes change edits diff".split())
 _CONFIGURED_IN_RE = re.compile(
     r"(?P<object>[\w`.'/ -]{3,60}?)\s+(?:is|are)\s+(?:enabled|configured|defined|declared|set|registered|pinned|documented|listed)\s+in\s+`(?P<path>[^`\s]+)`", re.I
 )
-_OBJECT_END_RE = re.compile(r"\s(?:on|in|at|for|from|with|to|by|when|since|because|so|which|that|while|until|across|via|after|before)\s|[,.;:(]\s|[,.;:]$|\s[—–]\s", re.I)
+_OBJECT_END_RE = re.compile(r"\s(?:on|in|at|for|from|with|to|by|when|since|because|so|which|that|while|until|across|via|after|before|even|though|although|unless)\s|[,.;:(]\s|[,.;:]$|\s[—–]\s", re.I)
 _STOP = STOP_WORDS | frozenset("file files line lines code later earlier newer older every".split())
 
 
@@ -230,6 +231,13 @@ _NONE_USES_RE = re.compile(r"\b(?:no|nothing|none)(?:\s+[\w-]+){0,2}?\s+(?:under
                            r"(?:calls|uses|mentions|references|contains|has|imports|defines|requires)\s+`(?P<name>[^`]+)`", re.I)
 
 
+# "No Go file at HEAD imports `io/ioutil` anymore", "nothing in the code calls `f`": the whole tree
+_NO_FILE_USES_RE = re.compile(r"\b(?:no|nothing|none)(?:\s+[\w-]+){0,2}?\s+(?:files?|code|sources?|modules?|packages?|tests?)\s+"
+                              r"(?:at\s+HEAD\s+|in\s+the\s+(?:tree|repo(?:sitory)?)\s+)?(?:still\s+)?"
+                              r"(?:calls|uses|mentions|references|imports|requires)\s+`(?P<name>[^`]+)`", re.I)
+_IMPORT_RE = re.compile(r"`\s+(?:uses|usages?|imports?|calls|references)\b", re.I)
+_IMPORTS_RE = re.compile(r"\b(?:imports?|import\s+of|uses\s+of)\s+$", re.I)
+_ALL_OF_RE = re.compile(r"\b(?:last|remaining|all|every)\s+(?:of\s+(?:the\s+)?)?(?:the\s+)?$", re.I)
 _FILE_NAME_RE = re.compile(r"\.(?:gz|tgz|zip|tar|jar|war|rb|py|java|kt|rs|go|js|mjs|cjs|ts|tsx|jsx|c|h|cc|cpp|hpp|cs|swift|m|php|pl|sh|"
                            r"md|rst|txt|toml|json|ya?ml|xml|ini|cfg|lock|gemspec|gradle|properties|html|css|scss|sql|proto|mod|sum)$", re.I)
 
@@ -239,13 +247,18 @@ def code_statements(text: str, addresses: list[Address]) -> list[Assertion]:
     named = {a.value for a in addresses if a.kind != "ref"} | {str(a) for a in addresses}
     code = lambda name: name not in named and not re.fullmatch(r"[0-9a-fA-F]{4,40}", name) and "/" not in name and \
         _FILE_NAME_RE.search(name) is None  # noqa: E731
+    imported = lambda match: _IMPORT_RE.match(text, match.end("name")) is not None or \
+        _IMPORTS_RE.search(text[: match.start("name") - 1]) is not None  # "`io/ioutil` uses", "imports `io/ioutil`"
+    code_or_import = lambda match: code(match.group("name")) or (  # noqa: E731
+        imported(match) and re.fullmatch(r"[\w.-]+(?:/[\w.-]+)+", match.group("name")) is not None and _FILE_NAME_RE.search(match.group("name")) is None)
     found = []
     for what, patterns in (("code_added", _CODE_ADDED_RES), ("code_removed", _CODE_REMOVED_RES)):
         for pattern in patterns:
             for match in pattern.finditer(text):
                 sha = next(g for g in match.groups() if g and re.fullmatch(r"[0-9a-fA-F]{4,40}", g)).lower()
-                if code(match.group("name")):
-                    found.append(Assertion(what, sha=sha, detail=code_name(match.group("name"))))
+                if code_or_import(match):
+                    last = _ALL_OF_RE.search(text[: match.start("name") - 1]) is not None  # "the last uses": none left after it
+                    found.append(Assertion(what, sha=sha, detail=code_name(match.group("name")), target="last" if last else None))
     for pattern in _CODE_RENAMED_RES:
         for match in pattern.finditer(text):
             sha = next(g for g in match.groups() if g and re.fullmatch(r"[0-9a-fA-F]{4,40}", g)).lower()
@@ -265,16 +278,16 @@ def code_statements(text: str, addresses: list[Address]) -> list[Assertion]:
     for match in _NONE_USES_RE.finditer(text):
         if code(match.group("name")):
             found.append(Assertion("code_at_head", negated=True, target=match.group("scope"), detail=code_name(match.group("name"))))
+    for match in _NO_FILE_USES_RE.finditer(text):
+        if code_or_import(match):
+            found.append(Assertion("code_at_head", negated=True, detail=code_name(match.group("name"))))
     return found
 
 
 def code_name(written: str) -> str:
-    """The name as code writes it: `Key::from_static_str` -> from_static_str, `open()` -> open;
-    a dotted key (`rack.request.config`) and a name with no qualifier stay whole."""
-    bare = _bare(written)
-    if re.search(r"::|#", bare) or re.fullmatch(r"[A-Z]\w*(?:\.[A-Za-z_]\w*)+", bare):
-        return _last_name(bare)
-    return bare
+    """The name as the sentence qualifies it, without a call's arguments: `open()` -> open,
+    `Key::from_static_str(s)` -> Key::from_static_str (``verify_code.split_name`` reads the qualifier)."""
+    return _bare(written)
 
 
 def mentions(text: str, addresses: list[Address]) -> list[Assertion]:

@@ -87,6 +87,7 @@ class Claim:
     intent: bool = False  # future work ("will create x"): no git-state assertions, paths not checked
     unmodeled: list[str] = field(default_factory=list)  # predicates it asserts that no statement checks (sentence.py)
     past: bool = False  # it places the paths it names at a commit ("renamed in `S`"): HEAD does not disprove it
+    says_exists: bool = False  # it asserts that what it names exists ("still exists"): a lookup is a check of it
     checks: list[Check] = field(default_factory=list)
 
     def extracted(self) -> dict:
@@ -96,7 +97,7 @@ class Claim:
             "date": self.date, "done": self.done, "intent": self.intent,
             "addresses": [[a.kind, a.value, a.line, a.end_line, a.quoted] for a in self.addresses],
             "assertions": [[a.what, a.negated, a.target, a.sha, a.detail, a.line] for a in self.assertions],
-            "unmodeled": list(self.unmodeled), "past": self.past,
+            "unmodeled": list(self.unmodeled), "past": self.past, "says_exists": self.says_exists,
         }
 
     @classmethod
@@ -137,7 +138,7 @@ class Claim:
 
     @property
     def verdict(self) -> str:
-        return decide(self.checks, self.unmodeled, self.past)
+        return decide(self.checks, self.unmodeled, self.past, self.says_exists)
 
     @property
     def evidence(self) -> str:
@@ -174,11 +175,12 @@ class Claim:
         }
 
 
-def decide(checks: list[Check], unmodeled: list[str], past: bool = False) -> str:
+def decide(checks: list[Check], unmodeled: list[str], past: bool = False, says_exists: bool = False) -> str:
     """The one combination of checks into a verdict (DESIGN.md, "Verdicts by coverage"):
 
     - CONTRADICTED when a check disproves a modeled part; a thing looked up at HEAD and not found
-      does not disprove a sentence that also says something unmodeled, or places it at a commit (``past``);
+      does not disprove a sentence that also says something unmodeled, or places it at a commit (``past``),
+      unless the sentence says that it exists (``says_exists``);
     - VERIFIED only when nothing it asserts is unmodeled and every check agrees, each one having
       looked at something named;
     - UNVERIFIED otherwise.
@@ -186,7 +188,7 @@ def decide(checks: list[Check], unmodeled: list[str], past: bool = False) -> str
     if past:  # what is at HEAD says nothing of the sentence's commit
         checks = [c for c in checks if not (c.proves == EXISTS and c.verdict == CONTRADICTED)]
     against = [c for c in checks if c.verdict == CONTRADICTED]
-    if against and not (unmodeled and all(c.proves == EXISTS for c in against)):
+    if against and not (unmodeled and not says_exists and all(c.proves == EXISTS for c in against)):
         return CONTRADICTED
     if unmodeled or not checks:
         return UNVERIFIED

@@ -78,6 +78,12 @@ PREDICATES = (
        "\"`branch` has `path`\"", subject="", past=True),
     _p("whether it ever existed", r"\bnever\s+(?:existed|been\s+(?:committed|tracked|added))\b", "never_existed",
        "\"`path` was removed in `S`\" or \"`path` does not exist\"", past=True),
+    _p("whether it exists", r"\b(?:still|also)\s+exists?\b|\b(?:is|are)\s+still\s+(?:tracked|there|present|around)\b", "exists",
+       "\"`path` exists\""),
+    _p("a judgment, proposal or reason", r"\b(?:should|would|could|ought\s+to|might)\b|\bis\s+to\s+(?!be\b)[a-z]+\b|"
+       r"\b(?:cleanest|simplest|best|easiest|safest|preferable|ideal)\b|\bprefer(?:s|red)?\b|\bbecause\b|\bso\s+that\b|"
+       r"\bin\s+order\s+to\b|\bI\s+(?:think|believe|suspect)\b|\b(?:likely|probably|presumably|apparently)\b",
+       "", "state the fact it rests on in its own sentence: \"`S` removed `path`\""),
     _p("what it found", r"\bto\s+(?:see|find\s+out|find|learn|work\s+out|figure\s+out|check)\s+(?:what|whether|which|if|how|where)\b",
        "", "state what was found: \"`S` is not on `branch`\""),
     _p("when it was last changed", r"\blast\s+(?:modified|changed|touched|edited|updated)\b", "last_changed",

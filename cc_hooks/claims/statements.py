@@ -70,7 +70,7 @@ _ABSENT_ONLY_RE = re.compile(
 _REF_PLACE_RE = re.compile(r"\b(?:on|in|from|of)\s+(?:the\s+)?(?:branch\s+)?$", re.IGNORECASE)
 _CONTAINER_RE = re.compile(r"\b(?:from|in|inside|within|out\s+of)\s+(?:the\s+(?:file\s+)?)?$", re.IGNORECASE)
 _CLAUSE_SPLIT_RE = re.compile(
-    r";|\s[—–]\s|:\s|,\s+(?:and|but|while|whereas|so|then)\s|\s(?:but|while|whereas)\s|"
+    r";|\s[—–]\s|:\s|,\s+(?:and|but|while|whereas|so|then)\s|\s(?:but|while|whereas|(?:even\s+)?though|although|because|unless)\s|"
     r",?\s+and\s+(?=(?:now\s+)?(?:\w+ed|added|kept|wrote|made|built|put|is|are|was|were|now|still|left|its|their)\b)|"
     r",\s+(?=(?:\w+ed|added|kept|wrote|made|built|still|now)\b)",
     re.IGNORECASE,

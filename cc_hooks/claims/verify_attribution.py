@@ -67,7 +67,8 @@ def verify(ctx: VerifyContext, claims: list[Claim]) -> None:
             sha = full.get(assertion.sha or "")
             if sha is None or sha not in texts:
                 continue  # the git verifier reports the missing commit
-            verdict = _about(assertion.target or "", _code_names(ctx, claim), _merged_work(ctx, texts[sha]), paths=_paths(claim))
+            verdict = _about(assertion.target or "", _code_names(ctx, claim), _merged_work(ctx, texts[sha]), paths=_paths(claim),
+                             versions=_versions(claim))
             pending.append((claim, assertion, sha, verdict))
     doubtful = {sha for _, _, sha, verdict in pending if verdict != VERIFIED}
     diffs = ctx.commit_texts(doubtful, diff=True) if doubtful else {}
@@ -75,14 +76,15 @@ def verify(ctx: VerifyContext, claims: list[Claim]) -> None:
     for claim, assertion, sha, verdict in pending:
         text = texts[sha]
         if verdict != VERIFIED and sha in diffs:
-            verdict = _about(assertion.target or "", _code_names(ctx, claim), diffs[sha], with_diff=True, paths=_paths(claim))
+            verdict = _about(assertion.target or "", _code_names(ctx, claim), diffs[sha], with_diff=True, paths=_paths(claim),
+                             versions=_versions(claim))
         label = f'{(assertion.sha or "")} "{_subject(text)}"'
         if verdict == VERIFIED:
             claim.add(f"work of {assertion.sha}", VERIFIED, f"{label} is about {_shown(assertion.target)}", NAME)
             continue
         if history is None:
             history = ctx.history().rows
-        other = _better(assertion.target or "", history, sha, _code_names(ctx, claim))
+        other = _better(assertion.target or "", history, sha, _code_names(ctx, claim), _versions(claim))
         if other is not None and other[0] in _merged(ctx, text):
             claim.add(f"work of {assertion.sha}", VERIFIED, f'{label} merged {other[0][:7]} "{other[1]}", which is about {_shown(assertion.target)}', NAME)
         elif other is not None:
@@ -133,7 +135,8 @@ def _paths(claim: Claim) -> list[str]:
     return [a.value for a in claim.addresses_of(PATH)]
 
 
-def _about(topic: str, names: list[str], commit: CommitText, with_diff: bool = False, paths: list[str] = ()) -> str:
+def _about(topic: str, names: list[str], commit: CommitText, with_diff: bool = False, paths: list[str] = (),
+           versions: list[str] = ()) -> str:
     """VERIFIED when the commit is about ``topic``; CONTRADICTED when it clearly is not (a code name the
     sentence gives is nowhere in its complete diff); UNVERIFIED otherwise."""
     wanted = topic.split()
@@ -147,16 +150,33 @@ def _about(topic: str, names: list[str], commit: CommitText, with_diff: bool = F
     said = sum(1 for word in wanted if word in message_words)  # the message, not only the paths, must say it
     if _bookkeeping(commit) and not any(word in _RELEASE_WORDS for word in wanted):
         return UNVERIFIED  # a release or merge lists work; it is not where the work was done
+    if any(not _says_version(commit.message, v) for v in versions):
+        return UNVERIFIED  # "bumped to 1.23": the message must say which version; a diff has many numbers
     if paths and any(p.rstrip("/") in commit.paths or any(c.startswith(p.rstrip("/") + "/") for c in commit.paths) for p in paths):
         if not names or len(names_found) == len(names):
             return VERIFIED  # it changed the file the sentence names
-    if names and len(names_found) == len(names) and (said >= 1 or not wanted):
-        return VERIFIED
+    if names and len(names_found) == len(names) and (not wanted or said >= max(1, math.ceil(len(wanted) * 0.5))):
+        return VERIFIED  # the names are in its changes, and its message says most of what the sentence says
     if not names and wanted and said >= 1 and hits >= max(1, math.ceil(len(wanted) * 0.5)):
         return VERIFIED
     if with_diff and names and not names_found and not commit.truncated:
         return CONTRADICTED
     return UNVERIFIED
+
+
+_VERSION_RE = re.compile(r"(?<![\w.])v?\d+\.\d+(?:\.\d+)*(?![\w.]*\d)")
+
+
+def _versions(claim: Claim) -> list[str]:
+    """The version numbers the sentence gives for the work ("bumped the minimum to 1.23"), not its tags."""
+    text = claim.text
+    for address in claim.addresses:
+        text = text.replace(f"`{address}`", " ").replace(f"`{address.value}`", " ")
+    return [v.lstrip("v") for v in _VERSION_RE.findall(text)]
+
+
+def _says_version(message: str, version: str) -> bool:
+    return re.search(r"(?<![\w.])v?" + re.escape(version) + r"(?![\w]|\.\d)", message) is not None
 
 
 _RELEASE_WORDS = frozenset(significant_words("release released version bump changelog merge merged tag"))
@@ -172,7 +192,7 @@ def _path_words(paths: list[str]) -> set[str]:
     return set(significant_words(" ".join(re.split(r"[/._-]", " ".join(paths)))))
 
 
-def _better(topic: str, history, named: str, names: list[str] = ()):
+def _better(topic: str, history, named: str, names: list[str] = (), versions: list[str] = ()):
     """The newest commit whose subject clearly does the work ``topic`` describes: most of its words,
     or half of them and every code name it gives."""
     wanted = topic.split()
@@ -180,10 +200,11 @@ def _better(topic: str, history, named: str, names: list[str] = ()):
         return None
     for row in history:  # (sha, date, source, subject, body, words, subject words), newest first
         sha, subject, words = row[0], row[3], row[6]
-        if sha == named or _BOOKKEEPING.match(subject):
+        if sha == named or _BOOKKEEPING.match(subject) or any(not _says_version(subject, v) for v in versions):
             continue
         with_names = names and all(n.lower() in subject.lower() for n in names)
-        if clearly_matches(wanted, set(words), ratio=0.5 if with_names else 0.75):
+        present = set(words) | {part for w in words if "-" in w for part in significant_words(unhyphen(w))}  # as the topic is
+        if clearly_matches(wanted, present, ratio=0.5 if with_names else 0.75):
             return sha, subject
     return None
 

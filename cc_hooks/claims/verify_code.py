@@ -52,13 +52,19 @@ def verify(ctx: VerifyContext, claims: list[Claim]) -> None:
 
 
 def _lines(diff: CommitText, sign: str, name: str) -> list[str]:
-    """The paths whose diff lines of ``sign`` ("+" or "-") have ``name``, in order."""
-    pattern, found, path = whole_name(name), [], ""
+    """The paths whose diff lines of ``sign`` ("+" or "-") have ``name``, in order. A qualified name's
+    line, its hunk's header (the function or type around it), or its file's name must name the qualifier."""
+    qualifier, last = split_name(name)
+    pattern, found, path, hunk = whole_name(last), [], "", ""
+    around = whole_name(qualifier) if qualifier else None
     for line in diff.diff.splitlines():
         if line.startswith(("+++ ", "--- ")):
             path = line[6:] if line[4:6] in ("a/", "b/") else path
+        elif line.startswith("@@"):
+            hunk = line
         elif line.startswith(sign) and pattern.search(line[1:]) and path not in found:
-            found.append(path)
+            if around is None or around.search(line[1:]) or around.search(hunk) or _named_after(path, qualifier):
+                found.append(path)
     return found
 
 
@@ -92,7 +98,11 @@ def _one_side(ctx, a: Assertion, diff: CommitText, added: bool) -> tuple[str, st
     if other and added:
         return UNVERIFIED, f"{_label(diff)} adds {name} in {where[0]}, but {other} already had it: where it came from is not checked"
     if other:
-        return UNVERIFIED, f"{_label(diff)} removes {name} from {where[0]}, but {other} still has it after that commit"
+        later = _last_removal(ctx, a.detail, diff.sha)
+        said = f"{_label(diff)} removes {name} from {where[0]}, but {other} still has it after that commit"
+        if later:
+            said += f"; {later} removed the last of it"
+        return (CONTRADICTED if a.target == "last" else UNVERIFIED), said
     if added:
         return VERIFIED, f"{_label(diff)} added {name} ({where[0]}); no file had it before"
     return VERIFIED, f"{_label(diff)} removed {name} ({where[0]}); no file has it after that commit"
@@ -108,16 +118,31 @@ def _renamed(ctx, a: Assertion, diff: CommitText) -> tuple[str, str]:
     return CONTRADICTED, f"{_label(diff)} {missing}"
 
 
+def _last_removal(ctx, name: str, since: str) -> str:
+    """The commit after ``since`` whose removal left HEAD's code without the name ('sha "subject"'), or ""."""
+    if code_at(ctx, "HEAD", name):
+        return ""
+    out = ctx.git("log", "-S", split_name(name)[1], "--format=%h %s", "-1", f"{since}..HEAD", check=False).strip()
+    sha, _, subject = out.partition(" ")
+    return f'{sha} "{subject}"' if sha else ""
+
+
 def _at_head(ctx, a: Assertion) -> tuple[str, str]:
     scope = a.target.rstrip("/") if a.target else None
     if scope and ctx.objects([f"HEAD:{scope}"]).get(f"HEAD:{scope}") is None:
         scope = None  # "under `internal/`" names a directory by its last part: the whole tree is searched
-    found = code_at(ctx, "HEAD", a.detail, scope)
+    found, loose = find_code(ctx, "HEAD", a.detail, scope)
     place = f"under {scope}/ " if scope else ""
     gone = a.negated
     if found:
         return (CONTRADICTED if gone else VERIFIED), f"`{a.detail}` is at HEAD in {found}"
+    if loose:
+        return UNVERIFIED, _only_last(a.detail, "HEAD", loose)
     return (VERIFIED if gone else CONTRADICTED), f"no file {place}at HEAD has `{a.detail}`"
+
+
+def _only_last(name: str, rev: str, where: str) -> str:
+    return f"{rev} has `{split_name(name)[1]}` ({where}) but nothing shows it is `{name}`: whether it is that one is not checked"
 
 
 def _released(ctx, a: Assertion) -> tuple[str, str]:
@@ -125,7 +150,9 @@ def _released(ctx, a: Assertion) -> tuple[str, str]:
     tag = ctx.resolve_ref(a.target or "") or ctx.resolve_ref(f"v{a.target}")
     if tag is None or not tag.refname.startswith("refs/tags/"):
         return UNVERIFIED, f"{a.target} is not a tag here: which release shipped `{a.detail}` is not checked"
-    there = code_at(ctx, tag.refname, a.detail)
+    there, loose = find_code(ctx, tag.refname, a.detail)
+    if loose:
+        return UNVERIFIED, _only_last(a.detail, tag.short, loose)
     if not there:
         return CONTRADICTED, f"{tag.short} has no `{a.detail}` in its code"
     if a.sha != "first":
@@ -141,13 +168,50 @@ def _released(ctx, a: Assertion) -> tuple[str, str]:
 def code_at(ctx, rev: str, name: str, scope: Optional[str] = None) -> str:
     """``path:line`` of the first file of ``rev``'s tree whose code has the whole name, or "" (none,
     or no such tree). Prose (a changelog, the docs) names what was removed: it is not the code."""
-    args = ["--literal-pathspecs", "grep", "-n", "-I", "-w", "-F", "--max-count=1", "-e", name, rev, "--"]
-    out = ctx.git(*args, *([scope] if scope else []), check=False)
-    for line in out.splitlines():
+    return find_code(ctx, rev, name, scope)[0]
+
+
+def find_code(ctx, rev: str, name: str, scope: Optional[str] = None) -> tuple[str, str]:
+    """(where the code of ``rev`` has the name, where it has only its last part): a qualified name
+    (`Context.Clone`, `Key::from_static`) is there when a line with its last part also names the
+    qualifier, or sits in a file that does or is named after it; any `Clone` is not `Context.Clone`."""
+    qualifier, last = split_name(name)
+    args = ["--literal-pathspecs", "grep", "-n", "-I", "-w", "-F", f"--max-count={20 if qualifier else 1}", "-e", last, rev, "--"]
+    hits = []
+    for line in ctx.git(*args, *([scope] if scope else []), check=False).splitlines():
         parts = line.split(":", 3)  # "<rev>:<path>:<line>:<text>"
-        if len(parts) >= 3 and parts[2].isdigit() and not _PROSE_RE.search(parts[1]):
-            return f"{parts[1]}:{parts[2]}"
-    return ""
+        if len(parts) == 4 and parts[2].isdigit() and not _PROSE_RE.search(parts[1]):
+            hits.append((parts[1], parts[2], parts[3]))
+    if not hits:
+        return "", ""
+    if not qualifier:
+        return f"{hits[0][0]}:{hits[0][1]}", ""
+    for path, number, text in hits:
+        if whole_name(qualifier).search(text) or _named_after(path, qualifier):
+            return f"{path}:{number}", ""
+    files = list(dict.fromkeys(path for path, _, _ in hits))[:50]
+    naming = ctx.git("--literal-pathspecs", "grep", "-l", "-w", "-F", "-e", qualifier, rev, "--", *files, check=False)
+    named = {line.split(":", 1)[-1] for line in naming.splitlines()}
+    for path, number, _ in hits:
+        if path in named:
+            return f"{path}:{number}", ""
+    return "", f"{hits[0][0]}:{hits[0][1]}"
+
+
+def split_name(name: str) -> tuple[str, str]:
+    """`Context.Clone` -> ("Context", "Clone"), `Rack::Request#headers` -> ("Request", "headers"),
+    `middleware.ClientIP` -> ("middleware", "ClientIP"); a name without a qualifier, or a dotted key
+    that code writes whole (`rack.request.config`, `os.path.join`), -> ("", name)."""
+    parts = [p for p in re.split(r"::|#|\.(?=[A-Za-z_])", name) if p]
+    if len(parts) < 2 or ("::" not in name and "#" not in name and name == name.lower()):
+        return "", name
+    return parts[-2], parts[-1]
+
+
+def _named_after(path: str, qualifier: str) -> bool:
+    """`middleware/client_ip.go` is named after `middleware`; `lib/rack/request.rb` after `Request`."""
+    wanted = qualifier.lower().replace("_", "")
+    return any(part.split(".", 1)[0].lower().replace("_", "") == wanted for part in path.split("/"))
 
 
 _PROSE_RE = re.compile(r"(?:^|/)(?:CHANGE|HISTORY|NEWS|RELEASE|UPGRAD|MIGRAT)[^/]*$|\.(?:md|rst|rdoc|txt|adoc|asciidoc|org|textile|markdown)$|(?:^|/)docs?/", re.I)

@@ -1,0 +1,133 @@
+"""Parts of a sentence the verdict must not skip (issue 43, after heldout/chi's run), each in both
+polarities on a real repository: a judgment or a reason, a version number in what a commit did,
+the words of its message, a qualified code name, a module path, what no file imports, "the last
+uses", and the subject of a subordinate clause."""
+
+from __future__ import annotations
+
+import pytest
+
+from cc_hooks.claims.model import CONTRADICTED, UNVERIFIED, VERIFIED
+
+
+@pytest.fixture
+def go(repo):
+    """A small Go module: a `Context` type gains `Clone` after v1.1, which has an unrelated `Clone`;
+    `middleware/client_ip.go` defines `ClientIP` from v1.1; `io/ioutil` is dropped in two steps; the
+    minimum Go version goes 1.20 -> 1.22 -> 1.23; a ReadFrom fix and a later change near its comment."""
+    h = {}
+    h["base"] = repo.commit("Start the module", {
+        "go.mod": "module github.com/acme/router/v5\n\ngo 1.20\n",
+        "context.go": "package router\n\ntype Context struct{}\n",
+        "compress.go": 'package router\n\nimport "io/ioutil"\n\nvar _ = ioutil.Discard\n',
+        "compress_test.go": 'package router\n\nimport "io/ioutil"\n\nvar _ = ioutil.ReadAll\n',
+        "Makefile": "docs:\n\tnpx docsify serve ./docs\n", "docs/index.md": "# docs\n",
+        "writer.go": "package router\n\nfunc (f *fancyWriter) ReadFrom() {\n\tf.bytes += n\n}\n"}, date="2026-01-05")
+    repo.git("tag", "-a", "v1.0", "-m", "v1.0", date="2026-01-06")
+    h["delint"] = repo.commit("chore: delint ioutil usage (#9)", {
+        "compress.go": 'package router\n\nimport "io"\n\nvar _ = io.Discard\n'}, date="2026-01-10")
+    h["fix"] = repo.commit("fix fancyWriter.ReadFrom double-counting bytes with Tee (#11)", {
+        "writer.go": "package router\n\nfunc (f *fancyWriter) ReadFrom() {\n\t// do not add n again: that would double-count with a tee\n}\n"},
+        date="2026-01-12")
+    h["bump22"] = repo.commit("Bump minimum Go and use new features (#12)", {
+        "go.mod": "module github.com/acme/router/v5\n\ngo 1.22\n",
+        "ci.yml": "go-version: [1.22.x, 1.23.x]\n"}, date="2026-01-14")
+    h["clientip"] = repo.commit("feat: middleware.ClientIP (#13)", {
+        "middleware/client_ip.go": "package middleware\n\nfunc ClientIP() {}\n",
+        "sunset_test.go": "package router\n\nfunc use() { r.Clone(nil) }\n"}, date="2026-01-16")
+    repo.git("tag", "-a", "v1.1", "-m", "v1.1", date="2026-01-17")
+    h["discard"] = repo.commit("Honor Discard() in fancyWriter.ReadFrom (#14)", {
+        "writer.go": "package router\n\nfunc (f *fancyWriter) ReadFrom() {\n\t// honor discard; do not add n again: that would\n"
+                     "\t// double-count with a tee\n}\n"}, date="2026-01-20")
+    h["clone"] = repo.commit("Add Context.Clone (#15)", {
+        "context.go": "package router\n\ntype Context struct{}\n\nfunc (x *Context) Clone() *Context { return x }\n"}, date="2026-01-22")
+    h["last"] = repo.commit("Remove last uses of io/ioutil (#16)", {
+        "compress_test.go": 'package router\n\nimport "io"\n\nvar _ = io.ReadAll\n'}, date="2026-01-24")
+    h["bump23"] = repo.commit("Bump minimum Go to 1.23 (#17)", {
+        "go.mod": "module github.com/acme/router/v5\n\ngo 1.23\n"}, date="2026-01-26")
+    repo.git("rm", "-q", "-r", "docs")
+    repo.git("commit", "-q", "-m", "Move the docs to their own repository", date="2026-01-28")
+    return {k: v[:7] for k, v in h.items()}
+
+
+def verdict(repo, text, **kwargs):
+    claim = repo.check(text, **kwargs)
+    return claim.verdict, claim.evidence
+
+
+@pytest.mark.parametrize("sentence", [
+    "The cleanest fix for the remaining build constraints is to delete `compress_test.go` entirely.",
+    "The maintainers prefer squash merges because they keep `main` bisectable.",
+    "`context.go` is probably where the `Context` type lives.",
+])
+def test_a_judgment_or_a_reason_is_not_verified_by_the_noun(repo, go, sentence):
+    result, evidence = verdict(repo, sentence)
+    assert result == UNVERIFIED
+    assert "a judgment, proposal or reason is not checked" in evidence
+
+
+def test_a_sentence_that_says_a_deleted_file_still_exists_is_contradicted_whatever_its_reason(repo, go):
+    result, evidence = verdict(repo, "`docs/index.md` still exists so that old links keep working.")
+    assert result == CONTRADICTED
+    assert "docs/index.md" in evidence
+
+
+@pytest.mark.parametrize("sentence, expected, cited", [
+    ("`{bump23}` bumped the minimum Go version to 1.23.", VERIFIED, ""),
+    ("`{bump22}` bumped the minimum Go version to 1.22.", UNVERIFIED, ""),  # its message gives no number
+    ("`{bump22}` bumped the minimum Go version to 1.23.", UNVERIFIED, ""),  # its diff has 1.23, its message not
+])
+def test_a_version_in_what_a_commit_did_must_be_in_its_message(repo, go, sentence, expected, cited):
+    result, evidence = verdict(repo, sentence.format(**go))
+    assert result == expected, evidence
+
+
+def test_what_a_commit_did_needs_its_message_not_only_the_words_of_its_diff(repo, go):
+    result, evidence = verdict(repo, "The `ReadFrom` double-counting fix for Tee writers is `{discard}`.".format(**go))
+    assert result == CONTRADICTED  # the diff's comment says "double-count with a tee"; the message does not
+    assert go["fix"] in evidence
+    result, evidence = verdict(repo, "The `ReadFrom` double-counting fix for Tee writers is `{fix}`.".format(**go))
+    assert result == VERIFIED, evidence
+
+
+@pytest.mark.parametrize("sentence, expected", [
+    ("`middleware.ClientIP` was first released in `v1.1`.", VERIFIED),  # middleware/client_ip.go
+    ("`middleware.ClientIP` was first released in `v1.0`.", CONTRADICTED),
+    ("`Context.Clone` shipped in `v1.1`.", UNVERIFIED),  # v1.1 has a `Clone`, not the Context one
+    ("`Context.Clone` was added in `{clone}`.", VERIFIED),
+    ("`Context.Clone` was added in `{clientip}`.", CONTRADICTED),  # its `r.Clone(nil)` is another Clone
+])
+def test_a_qualified_code_name_is_looked_up_with_its_qualifier(repo, go, sentence, expected):
+    result, evidence = verdict(repo, sentence.format(**go))
+    assert result == expected, evidence
+
+
+def test_a_module_path_is_not_a_missing_file(repo, go):
+    result, evidence = verdict(repo, "The module path is `github.com/acme/router/v5`.")
+    assert result != CONTRADICTED, evidence
+
+
+@pytest.mark.parametrize("sentence, expected", [
+    ("No Go file at HEAD imports `io/ioutil` anymore.", VERIFIED),
+    ("No Go file imports `io` anymore.", CONTRADICTED),
+])
+def test_what_no_file_imports(repo, go, sentence, expected):
+    result, evidence = verdict(repo, sentence)
+    assert result == expected, evidence
+
+
+def test_the_last_uses_removed_names_the_commit_that_removed_the_last(repo, go):
+    result, evidence = verdict(repo, "The last `io/ioutil` uses were removed in `{delint}`.".format(**go))
+    assert result == CONTRADICTED
+    assert go["last"] in evidence
+    result, evidence = verdict(repo, "The last `io/ioutil` uses were removed in `{last}`.".format(**go))
+    assert result == VERIFIED, evidence
+    result, evidence = verdict(repo, "`io/ioutil` uses were removed in `{delint}`.".format(**go))
+    assert result == UNVERIFIED and go["last"] in evidence  # some were: not all
+
+
+def test_a_subordinate_clause_keeps_its_own_subject(repo, go):
+    result, evidence = verdict(repo, "The `Makefile` still has a `docs` target even though `docs/` is gone.")
+    assert result == VERIFIED, evidence
+    result, evidence = verdict(repo, "The `Makefile` still has a `docs` target even though `context.go` is gone.")
+    assert result == CONTRADICTED and "context.go" in evidence
