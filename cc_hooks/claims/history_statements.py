@@ -34,7 +34,9 @@ from cc_hooks.claims.model import Assertion
 from cc_hooks.claims.words import STOP_WORDS
 
 _S = r"`([0-9a-fA-F]{4,40})`"
-_POINT = r"(?:`([^`]+)`|(?:the\s+)?v?(\d+(?:\.\d+)+)(?:\s+release)?|(\d{4}-\d{2}-\d{2}))"
+_MONTHS = "january february march april may june july august september october november december".split()
+_POINT = (r"(?:`([^`]+)`|(?:the\s+)?v?(\d+(?:\.\d+)+)(?:\s+release)?|(\d{4}-\d{2}-\d{2})|"
+          rf"((?:(?:{'|'.join(_MONTHS)})\s+)?(?:19|20)\d\d)(?![\d-]))")
 _NAME = r"([A-Z][\w.'-]*(?:\s+(?:[A-Z][\w.'-]*|de|van|von|der|la))*)"
 
 _AUTHORED_RES = (
@@ -54,6 +56,8 @@ _UNCHANGED_RE = re.compile(
     rf"`(?P<path2>[^`]+)`\s+(?:is|has\s+been|was)\s+(?:unchanged|untouched)\s+since\s+(?:the\s+)?{_POINT}",
     re.I,
 )
+_SINCE_THEN_RE = re.compile(r"`(?P<path>[^`]+)`[^.;]*?\b(?:has|have)\s*(?:n[o']t|not|never)\s+(?:been\s+)?"
+                            r"(?:changed|touched|modified|edited|updated)\s+(?P<since>since)(?:\s+then)?\s*(?:[.;]|$)", re.I)
 _CHANGED_RE = re.compile(
     rf"`(?P<path>[^`]+)`\s+(?:was|has\s+been|got)\s+(?:changed|touched|modified|edited|updated)\s+(?:again\s+)?(?:since|after)\s+(?:the\s+)?{_POINT}", re.I
 )
@@ -127,6 +131,10 @@ def history_statements(text: str, addresses: list[Address]) -> list[Assertion]:
         found.append(Assertion("changed_since", negated=True, target=path, detail=_point(match)))
     for match in _CHANGED_RE.finditer(text):
         found.append(Assertion("changed_since", target=match.group("path"), detail=_point(match)))
+    since_then = _SINCE_THEN_RE.search(text)
+    sha = re.search(r"`([0-9a-fA-F]{7,40})`", text[: since_then.start("since")]) if since_then else None
+    if sha and not any(a.what == "changed_since" for a in found):  # "created in `S` and has not changed since"
+        found.append(Assertion("changed_since", negated=True, target=since_then.group("path"), detail=sha.group(1).lower()))
     for pattern in _LATEST_RES:
         for match in pattern.finditer(text):
             found.append(Assertion("latest_tag", target=match.group("tag"), detail=match.group("on")))
@@ -374,8 +382,11 @@ def denied_before(prefix: str) -> bool:
 
 
 def _point(match: "re.Match[str]") -> str:
+    """The commit, tag or date the sentence measures from; a month or a year as "2024-06" / "2024"."""
     groups = [g for g in match.groups()[1:] if g]
-    return groups[-1] if groups else ""
+    point = groups[-1] if groups else ""
+    month = re.fullmatch(r"([a-z]+)\s+(\d{4})", point, re.I)
+    return f"{month.group(2)}-{_MONTHS.index(month.group(1).lower()) + 1:02d}" if month else point
 
 
 def _trim_name(name: str) -> str:

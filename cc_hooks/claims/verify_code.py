@@ -122,9 +122,12 @@ def _last_removal(ctx, name: str, since: str) -> str:
     """The commit after ``since`` whose removal left HEAD's code without the name ('sha "subject"'), or ""."""
     if code_at(ctx, "HEAD", name):
         return ""
-    out = ctx.git("log", "-S", split_name(name)[1], "--format=%h %s", "-1", f"{since}..HEAD", check=False).strip()
-    sha, _, subject = out.partition(" ")
-    return f'{sha} "{subject}"' if sha else ""
+    out = ctx.git("log", "-S", split_name(name)[1], "--format=%h %s", "-5", f"{since}..HEAD", check=False)
+    for line in out.splitlines():  # -S also finds the commits that added it: the removal is the one after which code lacks it
+        sha, _, subject = line.partition(" ")
+        if code_at(ctx, f"{sha}^", name) and not code_at(ctx, sha, name):
+            return f'{sha} "{subject}"'
+    return ""
 
 
 def _at_head(ctx, a: Assertion) -> tuple[str, str]:

@@ -170,6 +170,8 @@ def _is_ancestor(ctx, a: str, b: str) -> bool:
 def _changed_since(ctx, a: Assertion, commits, texts, blobs):
     point = a.detail or ""
     label = f"{a.target} since {point}"
+    if re.fullmatch(r"\d{4}(?:-\d{2})?", point):
+        return (label, *_changed_in_period(ctx, a, point))
     if re.fullmatch(r"\d{4}-\d{2}-\d{2}", point):
         bound = [f"--since={point}T23:59:59", "HEAD"]
         named = point
@@ -186,6 +188,25 @@ def _changed_since(ctx, a: Assertion, commits, texts, blobs):
         return label, CONTRADICTED if a.negated else VERIFIED, fact
     fact = f"no commit changed {a.target} after {named}"
     return label, VERIFIED if a.negated else CONTRADICTED, fact
+
+
+def _changed_in_period(ctx, a: Assertion, period: str) -> tuple[str, str]:
+    """"hasn't changed since 2024" / "since June 2024": changed after the period is over disproves it,
+    no change since it began proves it; changes within it only leave it open."""
+    year, _, month = period.partition("-")
+    if month:
+        start = f"{year}-{month}-01"
+        end = f"{int(year) + (month == '12')}-{1 if month == '12' else int(month) + 1:02d}-01"
+    else:
+        start, end = f"{year}-01-01", f"{int(year) + 1}-01-01"
+    after = ctx.git("log", "--format=%H%x1f%s%x1f%cs", "-1", f"--since={end}T00:00:00", "HEAD", "--", a.target or "", check=False).strip()
+    if after:
+        sha, subject, date = after.split("")
+        return (CONTRADICTED if a.negated else VERIFIED), f'{a.target} was changed after {period} by {_short(sha)} "{subject}" ({date})'
+    within = ctx.git("log", "--format=%H", "-1", f"--since={start}T00:00:00", "HEAD", "--", a.target or "", check=False).strip()
+    if within:
+        return UNVERIFIED, f"{a.target} was changed during {period} ({_short(within)}), not after: whether that counts as since is not checked"
+    return (VERIFIED if a.negated else CONTRADICTED), f"no commit changed {a.target} since {start}"
 
 
 def _revision(ctx, point: str, commits) -> Optional[str]:

@@ -86,7 +86,7 @@ def _named_commits(ctx: VerifyContext, claims: list[Claim]) -> dict[str, Commit]
 
 
 def _judge(ctx: VerifyContext, claim: Claim, date: str, commits: History, named: dict[str, Commit]) -> None:
-    if _judge_release(ctx, claim) or _judge_dropped_dir(ctx, claim):
+    if _judge_release(ctx, claim) or _judge_dropped_dir(ctx, claim) or _judge_code_item(ctx, claim, commits):
         return
     if claim.done and claim_refs(claim, addr.SHA):
         _judge_named(ctx, claim, date, commits, named)
@@ -114,6 +114,48 @@ def _judge(ctx: VerifyContext, claim: Claim, date: str, commits: History, named:
         claim.add("queue item", UNVERIFIED, "a question or decision for people: no commit can show it", NAME)
     else:  # absence of a landing proves nothing: the work may have landed under other words or elsewhere
         claim.add("queue item", UNVERIFIED, f"pending as far as git shows: no landing found among {len(commits)} commits", NAME)
+
+
+_ADD_ITEM_RE = re.compile(r"^\W*(?:add|implement|introduce|expose|backport|port|provide)\b", re.I)
+_ONTO_RE = re.compile(r"\b(?:to|into|onto|on)\s+(?:the\s+)?`(?P<ref>[^`]+)`(?:\s+branch)?", re.I)
+
+
+def _judge_code_item(ctx: VerifyContext, claim: Claim, commits: History) -> bool:
+    """A pending "Add `name`" / "Backport `name` to `b`" / "Drop `name`" is judged by the code it names, on
+    the branch it names or HEAD: what is to be added and is nowhere there is pending; what is to be
+    dropped and a commit of the history searched removed the last of is done (that commit is named)."""
+    from cc_hooks.claims.verify_code import _last_removal, find_code
+
+    work = _work_text(claim)
+    adding, dropping = _ADD_ITEM_RE.match(work) is not None, _REMOVAL_RE.match(work) is not None
+    names = [n for n in _item_code_names(claim.text) if dropping or "/" not in n]  # "Add `src/x`": a path, not code
+    if claim.done or not names or not (adding or dropping):
+        return False
+    onto = _ONTO_RE.search(claim.text)
+    ref = ctx.resolve_ref(onto.group("ref")) if onto and adding else None
+    rev, place = (ref.refname, ref.short) if ref is not None else ("HEAD", "HEAD")
+    found = [(name, *find_code(ctx, rev, name)) for name in names]
+    if adding and all(not where and not loose for _, where, loose in found):
+        shown = ", ".join(f"`{n}`" for n in names)
+        claim.add("queue item", VERIFIED, f"pending: no code on {place} has {shown}", NAME)
+        return True
+    if dropping and all(not where and not loose for _, where, loose in found):
+        oldest = commits.rows[-1][0] if commits.rows else None
+        last = _last_removal(ctx, names[0], oldest) if oldest else ""
+        if not last:
+            return False  # never in the code searched: the name may be wrong, and the words decide
+        claim.add("queue item", CONTRADICTED, f"already done: no code at HEAD has `{names[0]}`; {last} removed the last of it", NAME)
+        return True
+    if dropping and all(where for _, where, _ in found):
+        claim.add("queue item", VERIFIED, f"pending: `{found[0][0]}` is still at HEAD in {found[0][1]}", NAME)
+        return True
+    return False
+
+
+def _item_code_names(text: str) -> list[str]:
+    """The backticked code names of an item as written (`Context.Clone`, `io/ioutil` after an import verb)."""
+    found = re.findall(r"`([A-Za-z_][\w.:#/]*[\w])(?:\([^`]*\))?`", text)
+    return [n for n in found if n.lower() in code_names(f"`{n}`") or re.fullmatch(r"[a-z]+(?:/[a-z0-9]+)+", n) and "." not in n]
 
 
 _ASK_RE = re.compile(r"^\W*(?:ask|discuss|decide|agree|check\s+with|confirm\s+with|talk\s+to|wait\s+for|propose|consider|"

@@ -1,7 +1,8 @@
 """Parts of a sentence the verdict must not skip (issue 43, after heldout/chi's run), each in both
 polarities on a real repository: a judgment or a reason, a version number in what a commit did,
 the words of its message, a qualified code name, a module path, what no file imports, "the last
-uses", and the subject of a subordinate clause."""
+uses", the subject of a subordinate clause, "since" a month, a year or "since" alone, and queue items
+judged by the code they name."""
 
 from __future__ import annotations
 
@@ -45,6 +46,7 @@ def go(repo):
         "compress_test.go": 'package router\n\nimport "io"\n\nvar _ = io.ReadAll\n'}, date="2026-01-24")
     h["bump23"] = repo.commit("Bump minimum Go to 1.23 (#17)", {
         "go.mod": "module github.com/acme/router/v5\n\ngo 1.23\n"}, date="2026-01-26")
+    repo.git("branch", "v1", h["base"])
     repo.git("rm", "-q", "-r", "docs")
     repo.git("commit", "-q", "-m", "Move the docs to their own repository", date="2026-01-28")
     return {k: v[:7] for k, v in h.items()}
@@ -131,3 +133,32 @@ def test_a_subordinate_clause_keeps_its_own_subject(repo, go):
     assert result == VERIFIED, evidence
     result, evidence = verdict(repo, "The `Makefile` still has a `docs` target even though `context.go` is gone.")
     assert result == CONTRADICTED and "context.go" in evidence
+
+
+@pytest.mark.parametrize("sentence, expected", [
+    ("`context.go` has not been modified since 2025.", CONTRADICTED),  # changed in January 2026
+    ("`Makefile` has not changed since February 2026.", VERIFIED),
+    ("`go.mod` has not changed since January 2026.", UNVERIFIED),  # changed within January only
+    ("`Makefile` was created in `{base}` and has not changed since.", VERIFIED),
+    ("`go.mod` was created in `{base}` and has not changed since.", CONTRADICTED),
+])
+def test_since_a_month_a_year_or_the_commit_just_named(repo, go, sentence, expected):
+    result, evidence = verdict(repo, sentence.format(**go))
+    assert result == expected, evidence
+
+
+@pytest.mark.parametrize("item, expected, cited", [
+    ("Drop `io/ioutil` from the remaining test files.", CONTRADICTED, "last"),  # already gone: names the commit
+    ("Drop `Context.Clone`.", VERIFIED, ""),  # still at HEAD
+    ("Add `Context.Reset` to the router.", VERIFIED, ""),  # no code has it
+    ("Backport `Context.Clone` to the `v1` branch.", VERIFIED, ""),  # v1 has no Clone
+])
+def test_a_pending_item_is_judged_by_the_code_it_names(repo, go, item, expected, cited):
+    claim = repo.check(item, section="queue", date="2026-01-04")
+    assert claim.verdict == expected, claim.evidence
+    assert not cited or go[cited] in claim.evidence
+
+
+def test_a_pending_addition_whose_name_is_there_is_not_verified_pending(repo, go):
+    claim = repo.check("Add `Context.Clone` to the router.", section="queue", date="2026-01-04")
+    assert claim.verdict != VERIFIED, claim.evidence
