@@ -57,7 +57,7 @@ def main(argv=None) -> int:
     outcomes, unlabeled = [], {}
     for path in args.case:
         case = harness.parse_case(path)
-        found, rest = harness.run_case(case, repo)
+        found, rest = harness.run_case(case, repo, strict=False)
         outcomes += found
         if rest:
             unlabeled[case.name] = [c.text for c in rest]

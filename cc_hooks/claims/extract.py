@@ -82,6 +82,14 @@ _DIRTY_RE = re.compile(
     r"local\s+(?:un\w+\s+)?changes)\b",
     re.IGNORECASE,
 )
+_DENIED_BEFORE_RE = re.compile(r"\b(?:no|nothing|without|not\s+any|zero)\b[^,;:.—–]*$", re.IGNORECASE)
+
+
+def _dirty(text: str) -> bool:
+    """A dirty-tree word not inside a denial: "no staged or unstaged changes" is a clean tree."""
+    return any(_DENIED_BEFORE_RE.search(text[max(0, m.start() - 60):m.start()]) is None for m in _DIRTY_RE.finditer(text))
+
+
 _UNPUSHED_RE = re.compile(r"\b(?:(?:not|never)\s+(?:yet\s+|been\s+)?pushed|(?<!\bno\s)(?:unpushed|un-pushed))\b", re.IGNORECASE)
 _NO_UNPUSHED_RE = re.compile(r"\bno\s+(?:unpushed|un-pushed|local-only)\s+commits?\b|\bnothing\s+(?:left\s+)?to\s+push\b", re.IGNORECASE)
 _NO_DIRT_RE = re.compile(r"\bno\s+(?:uncommitted|unstaged|local)\s+(?:changes|modifications|edits)\b|\bnothing\s+(?:is\s+)?(?:uncommitted|unstaged|modified)\b", re.IGNORECASE)
@@ -164,7 +172,7 @@ def git_assertions(text: str) -> list[Assertion]:
         target = match.group(3).rstrip(".,;:")
         if addr.looks_like_branch(target, quoted=bool(match.group(2))):
             found.append(Assertion("merged", negated=negated, target=target))
-    if _DIRTY_RE.search(text):
+    if _dirty(text):
         found.append(Assertion("clean", negated=True))
     elif _CLEAN_RE.search(text) or _NO_DIRT_RE.search(text):
         found.append(Assertion("clean"))

@@ -162,3 +162,12 @@ def test_a_pending_item_is_judged_by_the_code_it_names(repo, go, item, expected,
 def test_a_pending_addition_whose_name_is_there_is_not_verified_pending(repo, go):
     claim = repo.check("Add `Context.Clone` to the router.", section="queue", date="2026-01-04")
     assert claim.verdict != VERIFIED, claim.evidence
+
+
+@pytest.mark.parametrize("sentence, expected", [
+    ("Worktree clean — no staged or unstaged changes, no untracked files.", VERIFIED),
+    ("No uncommitted changes, but `Makefile` has unstaged edits.", CONTRADICTED),  # the denial ends at the comma
+])
+def test_a_denied_list_of_dirty_states_is_a_clean_tree(repo, go, sentence, expected):
+    result, evidence = verdict(repo, sentence)
+    assert result == expected, evidence
