@@ -64,6 +64,9 @@ _BRANCH_CUE_RE = re.compile(
     r"\b(?:branch(?:es)?|tag(?:s|ged)?(?:\s+as)?|(?:first\s+)?(?:released|shipped|published)\s+(?:first\s+)?in|on\s+branch|(?:merged?|rebased?|landed|pushed)\s+(?:in)?to|(?:rebas(?:e|ed|ing)|cherry-picked)\s+(?:\S+\s+){0,2}onto|rebased\s+on)\s*",
     re.IGNORECASE,
 )
+_VERSION_TAG_RE = re.compile(r"(?:[A-Za-z][\w.]*[-_])?v?\d+\.\d+(?:\.\d+)*(?:[-+][\w.]+)?")
+_IN_RELEASE_CUE_RE = re.compile(r"\b(?:is|are|was|were|went\s+out|went|made\s+it|got|only|also|already|contained|included)\s+"
+                                r"(?:not\s+)?(?:already\s+|also\s+|only\s+)?(?:in|into)\s+(?:the\s+)?", re.IGNORECASE)
 _BRANCH_AFTER_RE = re.compile(r"\s+branch(?:es)?\b", re.IGNORECASE)
 _ON_CUE_RE = re.compile(r"\b(?:on|from|into)\s*", re.IGNORECASE)
 _COMMON_BRANCHES = frozenset("main master develop dev trunk next stable".split())
@@ -142,6 +145,8 @@ def _classify_span(token: str, cues: _Cues, at: int) -> Optional[Address]:
         return Address(REF, token)
     if _KEY_RE.fullmatch(token) and token.split("-")[0] not in _NOT_KEYS:
         return Address(REF, token)
+    if _VERSION_TAG_RE.fullmatch(token) and cues.before(_IN_RELEASE_CUE_RE, at):  # "is in `parent-3.17.0`": a tag
+        return Address(BRANCH, token)
     if cues.before(_BRANCH_CUE_RE, at) and not names_a_file(token):  # "the merge into `hooks.json`": a file
         return Address(BRANCH, token) if _is_ref_name(token) else None
     if token in _COMMON_BRANCHES:

@@ -241,6 +241,16 @@ class VerifyContext:
             self._tree = entries
         return self._tree
 
+    def place(self, path: str) -> Optional[str]:
+        """The path as HEAD has it: itself, or the one file or directory whose path ends in it
+        (`okio.api` -> `okio/api/okio.api`); None when HEAD has none, or several."""
+        path = path.strip().rstrip("/")
+        entries = self.tree()
+        if any(entry[0] == path for entry in entries):
+            return path
+        found = [entry[0] for entry in entries if entry[0].endswith("/" + path)]
+        return found[0] if len(found) == 1 else None
+
     def subjects(self, shas: Iterable[str]) -> dict[str, str]:
         """Full sha -> subject line for existing commits (one process for those not yet known)."""
         wanted = [s for s in dict.fromkeys(shas) if s and s not in self._subjects]

@@ -25,7 +25,7 @@ from cc_hooks.claims import addresses as addr
 from cc_hooks.claims.addresses import Address, extract_addresses
 from cc_hooks.claims.model import EXTERNAL, GIT, PATH, POSITION, QUEUE, Assertion, Claim
 from cc_hooks.claims.history_statements import history_statements
-from cc_hooks.claims.sentence import asserted, unmodeled_parts
+from cc_hooks.claims.sentence import JUDGMENT, asserted, unmodeled_parts
 from cc_hooks.claims.statements import named_branch_tips, statements
 from cc_hooks.claims.words import is_external_statement
 
@@ -49,6 +49,7 @@ _INTENT_RE = re.compile(
     r"to\s+be\s+(?:written|created|added|moved|renamed))\b",
     re.IGNORECASE,
 )
+_CONSEQUENCE_RE = re.compile(r",\s+so\b|;\s|\s[—–]\s|,\s+(?:which|and\s+so|hence|therefore)\b|\.\s", re.IGNORECASE)
 _NEXT_HEADING_RE = re.compile(
     r"\b(?:next\s+steps?|pending\s+tasks?|still\s+need(?:s)?\s+to|remaining\s+(?:tasks?|work)|to\s*do|todo|"
     r"open\s+(?:items|questions)|queued?|not\s+yet\s+done)\b",
@@ -120,7 +121,9 @@ def claim_from_line(
     found = list(addresses) if addresses is not None else extract_addresses(text)
     claim = Claim(text=text, kind=QUEUE, source=source, line=line, section=section, date=date, done=done)
     claim.addresses = found
-    claim.intent = section == "queue" or bool(_INTENT_RE.search(text))
+    intent = _INTENT_RE.search(text)
+    afterthought = intent is not None and _CONSEQUENCE_RE.search(text[: intent.start()]) is not None
+    claim.intent = section == "queue" or (intent is not None and not afterthought)  # "…, so it should apply": a fact first
     # Future work ("will push", "the user wants it merged") asserts nothing about the git state now.
     claim.assertions = [] if claim.intent else git_assertions(text) + statements(text, found) + history_statements(text, found)
     claim.addresses = [a for a in found if not _said_by_a_file(a, claim.assertions)]
@@ -129,9 +132,13 @@ def claim_from_line(
         looked_up = {"exists"} if claim.addresses_of(addr.PATH, addr.BRANCH) else set()  # every named path is looked up
         modeled = frozenset(a.what for a in claim.assertions) | looked_up | ({"probe"} if claim.addresses_of(addr.PROBE) else set())
         claim.unmodeled = [p.name for p in unmodeled_parts(text, modeled, found)]
+        if afterthought and JUDGMENT not in claim.unmodeled:
+            claim.unmodeled.append(JUDGMENT)
         parts = asserted(text, found)
         claim.past = any(p.past for p in parts)
         claim.says_exists = any("exists" in p.modeled_by for p in parts)
+    elif claim.intent and claim.kind != QUEUE:
+        claim.unmodeled = [JUDGMENT]  # what it intends is not a fact of the repository
     return claim
 
 

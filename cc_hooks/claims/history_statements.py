@@ -50,8 +50,11 @@ _ORDER_RES = (
     (re.compile(rf"{_S}\s+is\s+(older|newer)\s+than\s+{_S}", re.I), None),
 )
 _AFTER_WORDS = ("after", "later than", "follows", "followed", "newer")
+_ON_BRANCH = r"(?:\s+on\s+`?(?:main|master|trunk|HEAD)`?)?"
+_IT_UNCHANGED_RE = re.compile(rf"(?P<path>)\b(?:it|which|that\s+file)\s+(?:has|had)\s*(?:n[o']t|not|never)\s+(?:been\s+)?(?:changed|touched|modified|edited|updated)"
+                              rf"{_ON_BRANCH}\s+since\s+(?:the\s+)?{_POINT}", re.I)
 _UNCHANGED_RE = re.compile(
-    rf"`(?P<path>[^`]+)`\s+(?:has|have|had)\s*(?:n[o']t|not|never)\s+(?:been\s+)?(?:changed|touched|modified|edited|updated)\s+since\s+"
+    rf"`(?P<path>[^`]+)`\s+(?:has|have|had)\s*(?:n[o']t|not|never)\s+(?:been\s+)?(?:changed|touched|modified|edited|updated){_ON_BRANCH}\s+since\s+"
     rf"(?:it\s+was\s+(?:created|added|introduced)\s+in\s+|the\s+)?{_POINT}|"
     rf"`(?P<path2>[^`]+)`\s+(?:is|has\s+been|was)\s+(?:unchanged|untouched)\s+since\s+(?:the\s+)?{_POINT}",
     re.I,
@@ -70,6 +73,9 @@ _RELEASE_RES = (
     re.compile(rf"{_S}\s+(?:\([^)]*\)\s+)?(?:was\s+|is\s+)?(?P<first>first\s+)?(?:released|shipped|published|tagged)\s+(?:first\s+)?(?:in|as|with)\s+`(?P<tag>[^`]+)`", re.I),
     re.compile(rf"{_S}[^.;]*?\b(?P<first>first\s+)?(?:released|shipped)\s+(?:first\s+)?in\s+`(?P<tag>[^`]+)`", re.I),
     re.compile(rf"{_S}\s+is\s+(?P<first>)in\s+(?:the\s+)?`(?P<tag>[^`]+)`\s+(?:tag|release)\b", re.I),
+    # "`S` is in `parent-3.17.0`", "`S` went out in `v2.1` as well": a version-shaped tag is a release
+    re.compile(rf"{_S}[^.;`]*?\b(?:is|was|are|were|went\s+out|went|made\s+it|got)\s+(?P<first>)(?:already\s+|also\s+)?(?:in|into)\s+"
+               rf"(?:the\s+)?`(?P<tag>[\w.+-]*\d+\.\d+[\w.+-]*)`", re.I),
 )
 # "the key work from #727 first shipped in `0.4.30`": a pull request, by the number its merge or squash names
 _PR_RELEASE_RE = re.compile(r"(?:\bPR\s*|\bpull\s+request\s+|\()?#(?P<pr>\d{1,6})\b\)?[^.;`]*?(?:`[^`]*`[^.;`]*?)?\b(?P<first>first\s+)?"
@@ -107,8 +113,11 @@ _KIND_WORDS = frozenset("""section sections test tests case cases notes note par
     target targets job jobs step steps rule rules task tasks key keys field fields constant constants type types""".split())
 _GIT_STATE_WORDS = frozenset("staged unstaged uncommitted committed pushed unpushed modified changes change edits diff".split())
 _CONFIGURED_IN_RE = re.compile(
-    r"(?P<object>[\w`.'/ -]{3,60}?)\s+(?:is|are)\s+(?:enabled|configured|defined|declared|set|registered|pinned|documented|listed)\s+in\s+`(?P<path>[^`\s]+)`", re.I
+    r"(?P<object>[\w`.'/ -]{3,60}?)\s+(?:is|are)\s+(?:still\s+|also\s+|now\s+)?(?:enabled|configured|defined|declared|set|registered|pinned|documented|listed|"
+    r"referenced|used|called|imported|mentioned)\s+(?:in|from|by)\s+`(?P<path>[^`\s]+)`", re.I
 )
+# "`f` is declared as `fun f(x: Int)` in `p`": the declaration is what the file says
+_DECLARED_AS_RE = re.compile(r"\b(?:is|are)\s+(?:declared|defined|written)\s+as\s+`(?P<object>[^`]+)`\s+(?:in|at)\s+`(?P<path>[^`\s]+)`", re.I)
 _OBJECT_END_RE = re.compile(r"\s(?:on|in|at|for|from|with|to|by|when|since|because|so|which|that|while|until|across|via|after|before|even|though|although|unless)\s|[,.;:(]\s|[,.;:]$|\s[—–]\s", re.I)
 _STOP = STOP_WORDS | frozenset("file files line lines code later earlier newer older every".split())
 
@@ -131,6 +140,11 @@ def history_statements(text: str, addresses: list[Address]) -> list[Assertion]:
         found.append(Assertion("changed_since", negated=True, target=path, detail=_point(match)))
     for match in _CHANGED_RE.finditer(text):
         found.append(Assertion("changed_since", target=match.group("path"), detail=_point(match)))
+    for match in _IT_UNCHANGED_RE.finditer(text):  # "`p` is the file; it hasn't been touched since `S`": the path before
+        before = [a for a in addresses if a.kind == PATH and f"`{a}`" in text[: match.start()]]
+        if before and not any(a.what == "changed_since" for a in found):
+            last = max(before, key=lambda a: text.rfind(f"`{a}`", 0, match.start()))
+            found.append(Assertion("changed_since", negated=True, target=last.value, detail=_point(match)))
     since_then = _SINCE_THEN_RE.search(text)
     sha = re.search(r"`([0-9a-fA-F]{7,40})`", text[: since_then.start("since")]) if since_then else None
     if sha and not any(a.what == "changed_since" for a in found):  # "created in `S` and has not changed since"
@@ -332,6 +346,10 @@ def mentions(text: str, addresses: list[Address]) -> list[Assertion]:
         if any(w.startswith("`") for w in words):  # "the `Style/HashSyntax` cop is enabled in": the name, not its kind
             words = [w for w in words if w.startswith("`")]
         found.append(Assertion("mentions", target=address.value, line=address.line, detail=" ".join(words)))
+    for match in _DECLARED_AS_RE.finditer(text):
+        address = paths.get(match.group("path"))
+        if address is not None and not _negative(match.group(0)):
+            found.append(Assertion("mentions", target=address.value, line=address.line, detail=f"`{match.group('object')}`"))
     return found
 
 

@@ -34,6 +34,7 @@ def _p(name: str, cue: str, modeled_by: str, restate: str, subject: str = "", pa
 
 
 _SHA = r"`?[0-9a-f]{7,40}`?"
+JUDGMENT = "a judgment, proposal or reason"
 
 PREDICATES = (
     _p("was reverted", r"\b(?:was|were|got|been|is|are|has\s+been)\s+(?:not\s+|never\s+|since\s+|later\s+)?reverted\b|"
@@ -54,10 +55,11 @@ PREDICATES = (
        "\"the latest release tag is `vX`\""),
     _p("which release shipped it", r"\b(?:first\s+)?(?:shipped|released|published)\s+(?:in|as|with|on)\b|\bfirst\s+(?:released|shipped|release)\b|"
        r"\bmade\s+it\s+into\b|\b(?:is|was|are|were)\s+(?:part\s+of|in)\s+(?:the\s+)?(?:release\s+)?`?v?\d+\.\d+|\btagged\s+(?:on|from|in)\b|"
+       r"\b(?:is|was|are|were|went\s+out|went|got)\s+(?:not\s+|n't\s+)?(?:already\s+|also\s+|only\s+)?(?:in|into)\s+(?:the\s+)?`[\w.+-]*\d+\.\d+|"
        r"\bon\s+the\s+same\s+day\b", "in_release reached code_released",
        "\"`S` is in the `vX` tag\""),
     _p("whether the same change is elsewhere", r"\bsquash(?:ed)?[- ]?merged\b|\bcherry-?pick(?:ed)?\s+(?:to|into|onto)\b|\bbackported\s+(?:to|into)\b|"
-       r"\bsame\s+(?:change|patch|diff|fix)\b|\b(?:patch-)?equivalent\b|\bnever\s+reached\b|\bis\s+a\s+(?:copy|backport|cherry-pick)\s+of\b",
+       r"\bsame\s+(?:change|patch|diff|fix)\b|\b(?:as|into)\s+(?:the\s+|a\s+)?squash\b|\b(?:patch-)?equivalent\b|\bnever\s+reached\b|\bis\s+a\s+(?:copy|backport|cherry-pick)\s+of\b",
        "reachable reached",
        "\"`S` is on `branch`\" (ancestry) or name the copy's sha"),
     _p("whether the commit created it", r"`[0-9a-fA-F]{4,40}`\s+(?:created|introduced)\s+`|`\s+(?:was|were)\s+(?:created|introduced|added)\s+(?:in|by)\s+`[0-9a-fA-F]{4,40}`",
@@ -69,7 +71,7 @@ PREDICATES = (
        "gone code_at_head", "\"no file has `name` at HEAD\" or \"`path` is gone\""),
     _p("that it is back", r"\b(?:is|are)\s+back\b|\bcame\s+back\b|\bre-?added\b|\breintroduced\b", "exists_at",
        "\"`path` exists\" and \"`S` restored `path`\" as two sentences"),
-    _p("when or whether it was merged", r"\b(?:was|were)\s+merged\b(?!\s+(?:in)?to\b)(?!\s+(?:as|in)\s+`)", "merged",
+    _p("when or whether it was merged", r"\b(?:was|were|has\s+been|have\s+been|got|is|are)\s+(?:already\s+|also\s+)?merged\b(?!\s+(?:in)?to\b)(?!\s+(?:as|in)\s+`)", "merged",
        "\"`branch` is merged into `main`\""),
     _p("what a tool or service reports", r"\b(?:audit|CI|pipeline|protection|lint(?:er)?|scan|scanner|dependabot|coverage)\b[^.;]*\b(?:clean|green|red|passes|passing|fails|failing|requires)\b",
        "probe", "attach a probe: \"(probe: NAME)\""),
@@ -80,7 +82,7 @@ PREDICATES = (
        "\"`path` was removed in `S`\" or \"`path` does not exist\"", past=True),
     _p("whether it exists", r"\b(?:still|also)\s+exists?\b|\b(?:is|are)\s+still\s+(?:tracked|there|present|around)\b", "exists",
        "\"`path` exists\""),
-    _p("a judgment, proposal or reason", r"\b(?:should|would|could|ought\s+to|might)\b|\bis\s+to\s+(?!be\b)[a-z]+\b|"
+    _p(JUDGMENT, r"\b(?:should|would|could|ought\s+to|might)\b|\bis\s+to\s+(?!be\b)[a-z]+\b|"
        r"\b(?:cleanest|simplest|best|easiest|safest|preferable|ideal)\b|\bprefer(?:s|red)?\b|\bbecause\b|\bso\s+that\b|"
        r"\bin\s+order\s+to\b|\bI\s+(?:think|believe|suspect)\b|\b(?:likely|probably|presumably|apparently)\b",
        "", "state the fact it rests on in its own sentence: \"`S` removed `path`\""),
@@ -94,7 +96,8 @@ PREDICATES = (
        r"(?:says|say|targets|holds|carries|carried|runs|requires|defines|declares|exposes|exports|calls|uses|sets|pins|lists|mentions|"
        r"contains|configures|enables|disables|imports|reads|registers|documents|describes|handles|points\s+to|starts|ends|opens|"
        r"has\s+(?:carried|held|had)|has|have)\b(?!\s+(?:no|nothing|none|not|never|been)\b)(?!n't)(?!\s+`?[0-9a-fA-F]{7,40}\b)(?!\s+(?:an?\s+|the\s+|some\s+)?(?:staged|unstaged|uncommitted|local|unpushed|modified)\b)|\b(?:is|are)\s+(?:enabled|disabled|configured|defined|declared|set|registered|pinned|documented|listed)\s+"
-       r"(?:in|at|by)\s+`|\b(?:is\s+defined|are\s+defined|starts|begins)\s+(?:at|in|under)\s+`",
+       r"(?:in|at|by)\s+`|\b(?:is\s+defined|are\s+defined|starts|begins)\s+(?:at|in|under)\s+`|"
+       r"\b(?:is|are)\s+(?:still\s+|also\s+|now\s+)?(?:referenced|used|called|imported|mentioned)\s+(?:in|from|by)\s+`|\b(?:is|are)\s+(?:declared|defined|written)\s+as\s+`",
        "contains mentions gone",
        "quote the text in backticks: \"`path` contains `name`\"", subject="path"),
 )

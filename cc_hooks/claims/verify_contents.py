@@ -33,6 +33,11 @@ def verify(ctx: VerifyContext, claims: list[Claim]) -> None:
                 continue
             fact = f"{path} {'has' if has else 'does not have'} `{name}` at HEAD"
             ok = has != assertion.negated
+            if not has and not ok:  # said to be there: which commit took it out
+                from cc_hooks.claims.verify_history import removed_from
+
+                removed = removed_from(ctx, path, name, "HEAD")
+                fact += f"; {removed} removed it" if removed else ""
             claim.add(f"{path} contains {name}", VERIFIED if ok else CONTRADICTED, fact, NAME)
 
 

@@ -9,6 +9,7 @@ commit for ancestry.
 
 from __future__ import annotations
 
+import re
 from typing import Optional
 
 from cc_hooks.claims import address as addr
@@ -130,6 +131,11 @@ def _subject_branches(ctx: VerifyContext, claim: Claim) -> list[Ref]:
     return first + [r for r in refs if r not in first]
 
 
+# "`b` went in as the squash `S`", "squashed into `S`", "cherry-picked as `S`": S is where the branch's work went, not on it
+_COPY_RE = re.compile(r"\b(?:as|into|to)\s+(?:the\s+|a\s+)?(?:squash(?:ed)?(?:\s+commit)?|squash-merge|cherry-pick|backport|copy)\s+`SHA`|"
+                      r"\bsquash(?:ed)?(?:[- ]merged)?\s+(?:as|into|to)\s+`SHA`|\b(?:cherry-?picked|backported|copied)\s+(?:\w+\s+){0,3}?as\s+`SHA`", re.I)
+
+
 def _is_tip_claim(claim: Claim, sha: str) -> bool:
     return any(a.what in ("branch_at", "head_at") and a.sha == sha for a in claim.assertions)
 
@@ -173,6 +179,9 @@ def _judge(ctx, claim, plan, objects, commits, outside, subjects) -> None:
             continue
         full = obj[0]
         title = _titled(sha, subjects.get(full))
+        if plan.sha_target is not None and _COPY_RE.search(claim.text.replace(f"`{sha}`", "`SHA`")):
+            exists(f"commit {sha}", VERIFIED, f"{title} exists; the sentence makes it a copy (a squash or a cherry-pick), not a commit of {plan.sha_target[1]}")
+            continue
         if plan.sha_target is not None:
             rev, label = plan.sha_target
             where = _head_label(ctx) if rev == "HEAD" else label

@@ -167,9 +167,18 @@ def _is_ancestor(ctx, a: str, b: str) -> bool:
         return False
 
 
+def _path_of(ctx, a: Assertion) -> tuple[str, bool]:
+    """(the path to ask git about, whether HEAD has it): a base name resolved in HEAD's tree."""
+    placed = ctx.place(a.target or "")
+    return (placed, True) if placed else (a.target or "", False)
+
+
 def _changed_since(ctx, a: Assertion, commits, texts, blobs):
     point = a.detail or ""
     label = f"{a.target} since {point}"
+    path, tracked = _path_of(ctx, a)
+    if path != a.target:
+        a = Assertion(a.what, a.negated, path, a.sha, a.detail, a.line)
     if re.fullmatch(r"\d{4}(?:-\d{2})?", point):
         return (label, *_changed_in_period(ctx, a, point))
     if re.fullmatch(r"\d{4}-\d{2}-\d{2}", point):
@@ -186,6 +195,8 @@ def _changed_since(ctx, a: Assertion, commits, texts, blobs):
         sha, subject = changes[0]
         fact = f"{a.target} was changed after {named} by {_short(sha)} \"{subject}\"" + (" and others" if len(changes) > 1 else "")
         return label, CONTRADICTED if a.negated else VERIFIED, fact
+    if not tracked:  # a log of a path HEAD does not have proves nothing of the path the sentence meant
+        return label, UNVERIFIED, f"{a.target} is not a path at HEAD (nor the base name of one): what changed since {named} is not checked"
     fact = f"no commit changed {a.target} after {named}"
     return label, VERIFIED if a.negated else CONTRADICTED, fact
 
@@ -204,6 +215,8 @@ def _changed_in_period(ctx, a: Assertion, period: str) -> tuple[str, str]:
         sha, subject, date = after.split("")
         return (CONTRADICTED if a.negated else VERIFIED), f'{a.target} was changed after {period} by {_short(sha)} "{subject}" ({date})'
     within = ctx.git("log", "--format=%H", "-1", f"--since={start}T00:00:00", "HEAD", "--", a.target or "", check=False).strip()
+    if not within and not ctx.place(a.target or ""):
+        return UNVERIFIED, f"{a.target} is not a path at HEAD (nor the base name of one): what changed since {period} is not checked"
     if within:
         return UNVERIFIED, f"{a.target} was changed during {period} ({_short(within)}), not after: whether that counts as since is not checked"
     return (VERIFIED if a.negated else CONTRADICTED), f"no commit changed {a.target} since {start}"
@@ -352,7 +365,17 @@ def _mentions(ctx, a: Assertion, commits, texts, blobs):
         at = [n for n in at if _DEFINITION_RE.search(lines[n - 1])] or at
         if at:
             return label, CONTRADICTED, f"{terms[0]} is at {a.target}:{at[0]}, not line {a.line}"
+    if not a.line and all(re.fullmatch(r"`[\w.:#$@-]+`", t) for t in missing):  # a quoted name is not paraphrased
+        removed = removed_from(ctx, a.target or "", missing[0].strip("`"), rev)
+        return label, CONTRADICTED, f"{where} does not have {', '.join(missing)} at {rev}" + (f"; {removed} removed it" if removed else "")
     return label, UNVERIFIED, f"{where} does not have {', '.join(missing)} at {rev}; the sentence's wording is not checked further"
+
+
+def removed_from(ctx, path: str, name: str, rev: str) -> str:
+    """The newest commit of ``rev`` that changed how often ``path`` has ``name`` (it lacks it now: its removal)."""
+    out = ctx.git("log", "-S", name, "-1", "--format=%H%x1f%s", rev, "--", path, check=False).strip()
+    sha, _, subject = out.partition("\x1f")
+    return f'{_short(sha)} "{subject}"' if sha else ""
 
 
 _DEFINITION_RE = re.compile(r"^\s*(?:(?:pub(?:\(\w+\))?|export|public|private|protected|static|final|async|abstract)\s+)*"
@@ -437,7 +460,7 @@ def _renamed(ctx, a: Assertion, commits, texts, blobs):
 def _last_changed(ctx, a: Assertion, commits, texts, blobs):
     full = commits.get(a.sha or "")
     label = f"{a.target} last changed"
-    out = ctx.git("log", "-1", "--format=%H%x1f%s", "HEAD", "--", a.target or "", check=False).strip()
+    out = ctx.git("log", "-1", "--format=%H%x1f%s", "HEAD", "--", _path_of(ctx, a)[0], check=False).strip()
     if full is None or "\x1f" not in out:
         return label, UNVERIFIED, f"{a.sha} or the history of {a.target} is not here: when it last changed is not checked"
     sha, subject = out.split("\x1f", 1)

@@ -192,6 +192,13 @@ def assertion_absent_only(claim: Claim, value: str) -> bool:
     return any(a.what == "gone" and a.target == value and a.negated for a in claim.assertions)
 
 
+def _said_in(ctx: VerifyContext, name: str) -> str:
+    """``path:line`` of a file at HEAD that has the text ``name`` (one ``git grep`` for a name found nowhere else), or ""."""
+    out = ctx.git("--literal-pathspecs", "grep", "-n", "-I", "-F", "--max-count=1", "-e", name, "HEAD", "--", check=False)
+    first = out.split("\n", 1)[0].split(":", 3)
+    return f"{first[1]}:{first[2]}" if len(first) >= 3 else ""
+
+
 def _in_work_tree(ctx: VerifyContext, relative: str) -> bool:
     """The path exists in the work tree itself, not through a symlink that leads out of the repository."""
     target = ctx.root / relative
@@ -274,6 +281,10 @@ def _judge(ctx, claim, address, relative, obj, ignored, line_counts, elsewhere=(
             claim.add_exists(label, UNVERIFIED, f"no branch or path named {address.value} now; a merged branch is often deleted", NAME)
             return
         if address.kind == addr.NAME and not in_tree:
+            said = _said_in(ctx, address.value)
+            if said:  # `okio/-Unsigned` in an API dump, `io/ioutil` in an import: a name the code writes
+                claim.add_exists(label, UNVERIFIED, f"no branch, tag or path named {address.value}, but {said} has it: a name in the code, not checked as one", NAME)
+                return
             fact = f"no branch, tag or path named {address.value} at HEAD"
         elif in_tree and _says_uncommitted(claim):
             claim.add_exists(label, VERIFIED, f"{relative} is in the work tree and not committed", NAME)

@@ -37,7 +37,7 @@ NAMED_RATIO = 0.5  # share enough when the subject has every code name the item 
 NEAR_RATIO = 0.6  # a pending item this close to a commit, older or not, is not called pending
 _KIND_GROUPS = [
     frozenset(significant_words(words))
-    for words in ("test tests testing", "documentation docs doc document documented", "benchmark benchmarks",
+    for words in ("test tests testing", "documentation docs doc document documented", "changelog changelogs changes news", "benchmark benchmarks",
                   "typing types typed stubs", "example examples")
 ]
 _KIND_WORDS = frozenset().union(*_KIND_GROUPS)

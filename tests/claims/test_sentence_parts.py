@@ -171,3 +171,91 @@ def test_a_pending_addition_whose_name_is_there_is_not_verified_pending(repo, go
 def test_a_denied_list_of_dirty_states_is_a_clean_tree(repo, go, sentence, expected):
     result, evidence = verdict(repo, sentence)
     assert result == expected, evidence
+
+
+@pytest.fixture
+def kt(repo):
+    """A Kotlin-like project: tags `parent-1.0` / `parent-1.1`, a base-named API file, a helper removed
+    from one file, a squash-merged branch, a class name in an API dump, a changelog-less PR."""
+    h = {}
+    h["base"] = repo.commit("Start", {
+        "okio/api/okio.api": "public final class okio/-Unsigned {\n}\n",
+        "okio/src/ByteString.kt": "fun base64(includePadding: Boolean = true): String = resolveDefaultParameter()\n",
+        "okio/src/Path.kt": "// path\n", "okio/jvm/Path.kt": "// jvm path\n", "CHANGELOG.md": "# Change Log\n"}, date="2026-02-01")
+    repo.git("tag", "-a", "parent-1.0", "-m", "1.0", date="2026-02-02")
+    h["api"] = repo.commit("Add unsigned extensions (#1779)", {
+        "okio/api/okio.api": "public final class okio/-Unsigned {\n  writeUInt\n}\n"}, date="2026-02-10")
+    repo.git("tag", "-a", "parent-1.1", "-m", "1.1", date="2026-02-11")
+    repo.git("checkout", "-q", "-b", "feature/padding")
+    repo.commit("wip padding", {"okio/src/Padding.kt": "// wip\n"}, date="2026-02-12")
+    h["tip"] = repo.sha("HEAD")[:8]
+    repo.git("checkout", "-q", "main")
+    h["squash"] = repo.commit("Add padding to base64 (#1804)", {"okio/src/Padding.kt": "// padding\n"}, date="2026-02-13")
+    h["drop"] = repo.commit("Remove default parameter workarounds (#1786)", {
+        "okio/src/ByteString.kt": "fun base64(includePadding: Boolean = true): String = encode()\n"}, date="2026-02-14")
+    return {k: v[:8] for k, v in h.items()}
+
+
+@pytest.mark.parametrize("sentence, expected", [
+    ("`{api}` is in `parent-1.1`.", VERIFIED),
+    ("`{squash}` is in `parent-1.1`.", CONTRADICTED),  # no tag contains it
+    ("`{squash}` went out in `parent-1.1` as well.", CONTRADICTED),
+    ("`{squash}` is not in `parent-1.1`.", UNVERIFIED),  # the negation is not modeled: never VERIFIED by the sha
+])
+def test_a_version_shaped_tag_is_a_release_without_a_cue_word(repo, kt, sentence, expected):
+    result, evidence = verdict(repo, sentence.format(**kt))
+    assert result == expected, evidence
+
+
+@pytest.mark.parametrize("sentence, expected, cited", [
+    ("`okio.api` hasn't changed since `{base}`.", CONTRADICTED, "api"),  # okio/api/okio.api, by its base name
+    ("`okio.api` hasn't changed since `{api}`.", VERIFIED, ""),
+    ("`Path.kt` hasn't changed since `{base}`.", UNVERIFIED, ""),  # two files end in Path.kt
+    ("`Nowhere.kt` hasn't changed since `{base}`.", CONTRADICTED, ""),  # no such file: the lookup disproves it
+    ("`okio/api/okio.api` is the file; it hasn't been touched on main since `{base}`.", CONTRADICTED, "api"),
+])
+def test_since_on_a_base_name_or_a_pronoun_asks_git_about_the_path_meant(repo, kt, sentence, expected, cited):
+    result, evidence = verdict(repo, sentence.format(**kt))
+    assert result == expected, evidence
+    assert not cited or kt[cited][:7] in evidence
+    if "Nowhere" in sentence:
+        assert "no commit changed" not in evidence  # a log of a missing path is not evidence
+
+
+@pytest.mark.parametrize("sentence, expected, cited", [
+    ("`resolveDefaultParameter` is still referenced from `okio/src/ByteString.kt`.", CONTRADICTED, "drop"),
+    ("`encode` is still referenced from `okio/src/ByteString.kt`.", VERIFIED, ""),
+    ("`base64` is declared as `fun base64(includePadding: Boolean = true): String` in `okio/src/ByteString.kt`.", VERIFIED, ""),
+    ("`base64` is declared as `fun base64(padding: Boolean = true)` in `okio/src/ByteString.kt`.", UNVERIFIED, ""),
+])
+def test_referenced_from_and_declared_as_read_the_file(repo, kt, sentence, expected, cited):
+    result, evidence = verdict(repo, sentence)
+    assert result == expected, evidence
+    assert not cited or kt[cited][:7] in evidence
+
+
+def test_a_name_the_code_writes_with_a_slash_is_not_a_missing_path(repo, kt):
+    result, evidence = verdict(repo, "`okio/api/okio.api` already has the `okio/-Unsigned` class block.")
+    assert result != CONTRADICTED, evidence
+    result, evidence = verdict(repo, "Branch `feature/nothing-like-it` is where the work happens.")
+    assert result == CONTRADICTED, evidence  # named nowhere: still a missing branch
+
+
+def test_a_squash_named_with_its_branch_is_not_judged_on_the_branch(repo, kt):
+    result, evidence = verdict(repo, "`feature/padding` (tip `{tip}`) went in as the squash `{squash}`.".format(**kt))
+    assert result == UNVERIFIED, evidence  # not CONTRADICTED for being off the branch; the copy itself is not checked
+
+
+def test_a_changelog_item_is_not_done_by_the_work_it_documents(repo, kt):
+    claim = repo.check("Write CHANGELOG entries for #1779 and #1804.", section="queue", date="2026-02-01")
+    assert claim.verdict != CONTRADICTED, claim.evidence
+
+
+@pytest.mark.parametrize("sentence, expected", [
+    ("`okio/api/okio.api` hasn't changed since `{base}`, so the branch should apply cleanly.", CONTRADICTED),
+    ("`okio/api/okio.api` hasn't changed since `{api}`, so the branch should apply cleanly.", UNVERIFIED),  # the "should"
+    ("Will tag `{squash}` as `parent-1.2` tomorrow.", UNVERIFIED),
+])
+def test_an_intention_after_a_fact_leaves_the_fact_checked_and_never_verifies(repo, kt, sentence, expected):
+    result, evidence = verdict(repo, sentence.format(**kt))
+    assert result == expected, evidence
