@@ -35,7 +35,7 @@ _QUEUED_RE = re.compile(r"^queued\b", re.IGNORECASE)
 _STATE_HEADING_RE = re.compile(r"^(\s{0,3}#{1,6}[ \t]+current[ \t]+state)\b.*$", re.IGNORECASE)
 _DATE_LEAD_RE = re.compile(r"^[\s—–:(\[-]*(.*?)[\s#)\]]*$")
 _RESUME_RE = re.compile(r"^(\s*(?:[-*+]\s+)?(?:\*\*|__)?resume\s+point\b(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*)(.*)$", re.IGNORECASE)
-_ITEM_RE = re.compile(r"^(?:(DONE)(?=[\s:]|$)[\s:]*)?(?:(\d{4}-\d{1,2}-\d{1,2})\b\s*(?:—|–|--|-|:)?\s*)?(.*)$", re.DOTALL)
+_ITEM_RE = re.compile(r"^(?:(DONE)(?=[\s:]|$)[\s:]*(?:(?:—|–|--)\s+)?)?(?:(\d{4}-\d{1,2}-\d{1,2})\b\s*(?:—|–|--|-|:)?\s*)?(.*)$", re.DOTALL)
 _BULLET_PREFIX_RE = re.compile(r"^(\s*[-*+][ \t]+)")
 
 
