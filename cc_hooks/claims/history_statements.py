@@ -122,9 +122,35 @@ _OBJECT_END_RE = re.compile(r"\s(?:on|in|at|for|from|with|to|by|when|since|becau
 _STOP = STOP_WORDS | frozenset("file files line lines code later earlier newer older every".split())
 
 
+_COUNT = r"(?P<n>\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+_NUMBERS = "zero one two three four five six seven eight nine ten eleven twelve".split()
+_REF = r"`?(?P<{}>[\w./-]+)`?"
+# "`b` has 14 commits that are not on `m`" / "that `m` lacks"; "`a` is three commits ahead of (our) `b`" / "behind"
+_COUNT_RES = (
+    (re.compile(rf"`(?P<a>[^`]+)`\s+has\s+{_COUNT}\s+commits?\s+(?:that\s+(?:are|is)\s+not\s+(?:on|in)\s+{_REF.format('b')}|"
+                rf"that\s+{_REF.format('b2')}\s+(?:lacks|does\s*n[o']t\s+have)|not\s+(?:on|in)\s+{_REF.format('b3')})", re.I), "ahead"),
+    (re.compile(rf"`(?P<a>[^`]+)`[^.;]*?\b{_COUNT}\s+commits?\s+(?P<way>ahead\s+of|behind)\s+(?:our\s+|the\s+|local\s+)?{_REF.format('b')}", re.I), "way"),
+)
+
+
+def count_statements(text: str) -> list[Assertion]:
+    """How many commits one ref has that another lacks: ``target``..``detail`` is counted (sha holds N)."""
+    found = []
+    for pattern, kind in _COUNT_RES:
+        for match in pattern.finditer(text):
+            n = match.group("n").lower()
+            number = int(n) if n.isdigit() else _NUMBERS.index(n)
+            a = match.group("a")
+            b = next(match.group(g) for g in ("b", "b2", "b3") if g in match.re.groupindex and match.group(g))
+            behind = kind == "way" and match.group("way").lower().startswith("behind")
+            base, tip = (a, b) if behind else (b, a)
+            found.append(Assertion("commit_count", target=base, detail=tip, line=number))
+    return found
+
+
 def history_statements(text: str, addresses: list[Address]) -> list[Assertion]:
     text = text.replace("``", "`")  # reStructuredText's literals
-    found: list[Assertion] = []
+    found: list[Assertion] = count_statements(text)
     for pattern in _AUTHORED_RES:
         for match in pattern.finditer(text):
             groups = match.groups()

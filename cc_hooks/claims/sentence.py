@@ -35,6 +35,12 @@ def _p(name: str, cue: str, modeled_by: str, restate: str, subject: str = "", pa
 
 _SHA = r"`?[0-9a-f]{7,40}`?"
 JUDGMENT = "a judgment, proposal or reason"
+# where a commit is, not what it did ("landed in `S`", "`S` was pushed"): position statements check these
+_NOT_PLACE = r"(?!(?:landed|merged|pushed|committed|tagged|based|rebased|released|shipped|published|reverted|cherry-picked|backported|checked|detached)\b)"
+_IRREGULAR = "put|made|set|cut|split|took|brought|wrote|rewrote|gave|left|kept|broke|ran|began|undid|redid|did|went|came|bumped"
+# every statement kind that says something of a commit: any of them models "what the commit did"
+_COMMIT_KINDS = ("renamed created touched about merged gone code_added code_removed code_renamed reverted reverts authored before "
+                 "in_release reached changed_since last_changed branch_at head_at exists_at never_existed reachable mentions")
 
 PREDICATES = (
     _p("was reverted", r"\b(?:was|were|got|been|is|are|has\s+been)\s+(?:not\s+|never\s+|since\s+|later\s+)?reverted\b|"
@@ -67,6 +73,14 @@ PREDICATES = (
     _p("what the commit did", r"\b(?:renamed|moved|folded|split|merged|converted|turned|replaced|superseded|rejected|dropped|removed|restored|committed)\b[^;]*?\b(?:in|by)\s+(?:the\s+[\w-]+\s+)?`[0-9a-fA-F]{4,40}`",
        "renamed created touched about merged gone code_added code_removed code_renamed",
        "\"`S` renamed `old` to `new`\" or \"`S` removed `name`\"", past=True),
+    # Any other thing a commit is said to have done ("`S` only touched test files", "`S` was authored in 2022",
+    # "X was bumped to 1.23 in `S`"): some statement about the commit must check it, else it is unmodeled.
+    _p("what the commit is said to have done", rf"`[0-9a-fA-F]{{7,40}}`\s+(?:\([^)]*\)\s+)?(?:also\s+|only\s+|just\s+|then\s+|first\s+|finally\s+)?"
+       rf"(?:(?:was|were|got)\s+)?(?:{_IRREGULAR}|{_NOT_PLACE}[a-z]+ed)\b|\b{_NOT_PLACE}[a-z]+ed\b(?:\s+[\w.-]+){{0,6}}?\s+(?:in|by|with)\s+(?:the\s+[\w-]+\s+)?`[0-9a-fA-F]{{7,40}}`",
+       _COMMIT_KINDS, "\"`S` added `name`\", \"`S` changed `path`\" or \"`S` fixed <the words of its subject>\""),
+    _p("how many commits", r"\b(?:has|have|had|with|is|are)\s+(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|a\s+few|several)\s+"
+       r"(?:more\s+)?commits?\b|\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten)\s+commits?\s+(?:ahead|behind)\b",
+       "commit_count", "\"`b` is N commits ahead of `main`\""),
     _p("whether it is still gone", r"\b(?:is|are)\s+still\s+gone\b|\bno\s+longer\s+exists?\b|\bdoes\s*n[o']t\s+exist\s+any\s*more\b",
        "gone code_at_head", "\"no file has `name` at HEAD\" or \"`path` is gone\""),
     _p("that it is back", r"\b(?:is|are)\s+back\b|\bcame\s+back\b|\bre-?added\b|\breintroduced\b", "exists_at",

@@ -127,7 +127,8 @@ _GENERIC = frozenset(
         claim first reads read copied copies points point tag tags detached bisecting bisect took"""
     )
 ) | {"fix", "landed", "land"}
-_TOPIC_SPLIT_RE = re.compile(r";|\.\s|\s[—–]\s|,\s+(?:and|but|while|so|then|which|since|after)\s|\s(?:but|while|whereas|because|although|though)\s", re.I)
+_TOPIC_SPLIT_RE = re.compile(r";|\.\s|\s[—–]\s|,\s+(?:and|but|while|so|then|which|since|after)\s|\s(?:but|while|whereas|because|although|though)\s|"
+                             r"(?<=[0-9a-fA-F]{4}`),\s+", re.I)  # "… in `S1`, back to 1.61 in `S2`": a clause per commit
 
 
 def statements(text: str, addresses: list[Address]) -> list[Assertion]:
@@ -308,7 +309,10 @@ def _position_in(clause: str, address: Address) -> Optional[int]:
 _AUTHOR_BEFORE_RE = re.compile(
     r"(?:\b(?:landed|fixed|added|introduced|implemented|came|went|done|committed|shipped|resolved|addressed|handled|"
     r"made|changed|removed|deleted|dropped|split|moved|renamed|replaced|superseded|refactored|rewritten|rewrote|merged|solved|closed|"
-    r"enabled|disabled|switched|bumped|deprecated|restored|reworked|updated|optimi[sz]ed)\s+(?:[\w'-]+\s+){0,4}?(?:in|as|with|by|via)(?:\s+(?:the|a|an)\s+[\w-]+)?|"
+    r"enabled|disabled|switched|bumped|deprecated|restored|reworked|updated|optimi[sz]ed|applied|pinned|"
+    r"(?!(?:based|pushed|tagged|reverted|rebased|detached|checked|passed|failed|deployed|released|published|tested|verified|built|authored|"
+    r"committed|created|reported|discussed|mentioned|described|explained|noted|cited|reviewed|approved|blamed|bisected)\b)[a-z]{3,}ed)"
+    r"\s+(?:[\w.'-]+\s+){0,4}?(?:in|as|with|by|via)(?:\s+(?:the|a|an)\s+[\w-]+)?|"
     r"\b(?:is|was|are|were)|\bfix(?:es)?\s*(?:is|was|:)|\bcommit)\s*(?:commit\s+)?$",
     re.I,
 )
@@ -336,6 +340,11 @@ def _is_authored(text: str, sha: str) -> bool:
     if _NOT_AUTHOR_RE.search(before) is not None:
         return False
     return _AUTHOR_BEFORE_RE.search(before) is not None or _AUTHOR_AFTER_RE.match(after) is not None
+
+
+def clause_of(text: str, sha: str) -> str:
+    """The clause of the sentence that names ``sha`` (the whole sentence when none does)."""
+    return next((c for c in _TOPIC_SPLIT_RE.split(text) if sha.lower() in c.lower()), text)
 
 
 def topic_of(text: str, addresses: list[Address], sha: Optional[str] = None) -> str:

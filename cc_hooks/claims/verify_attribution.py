@@ -21,6 +21,7 @@ import re
 
 from cc_hooks.claims.context import CommitText, VerifyContext
 from cc_hooks.claims.model import CONTRADICTED, QUEUE, UNVERIFIED, VERIFIED, Claim
+from cc_hooks.claims.verify_code import lines_with, split_name
 from cc_hooks.claims.words import clearly_matches, identifiers, significant_words, unhyphen
 
 NAME = "attribution"
@@ -68,7 +69,7 @@ def verify(ctx: VerifyContext, claims: list[Claim]) -> None:
             if sha is None or sha not in texts:
                 continue  # the git verifier reports the missing commit
             verdict = _about(assertion.target or "", _code_names(ctx, claim), _merged_work(ctx, texts[sha]), paths=_paths(claim),
-                             versions=_versions(claim))
+                             versions=_versions(claim, assertion.sha or ""))
             pending.append((claim, assertion, sha, verdict))
     doubtful = {sha for _, _, sha, verdict in pending if verdict != VERIFIED}
     diffs = ctx.commit_texts(doubtful, diff=True) if doubtful else {}
@@ -77,14 +78,14 @@ def verify(ctx: VerifyContext, claims: list[Claim]) -> None:
         text = texts[sha]
         if verdict != VERIFIED and sha in diffs:
             verdict = _about(assertion.target or "", _code_names(ctx, claim), diffs[sha], with_diff=True, paths=_paths(claim),
-                             versions=_versions(claim))
+                             versions=_versions(claim, assertion.sha or ""))
         label = f'{(assertion.sha or "")} "{_subject(text)}"'
         if verdict == VERIFIED:
             claim.add(f"work of {assertion.sha}", VERIFIED, f"{label} is about {_shown(assertion.target)}", NAME)
             continue
         if history is None:
             history = ctx.history().rows
-        other = _better(assertion.target or "", history, sha, _code_names(ctx, claim), _versions(claim))
+        other = _better(assertion.target or "", history, sha, _code_names(ctx, claim), _versions(claim, assertion.sha or ""))
         if other is not None and other[0] in _merged(ctx, text):
             claim.add(f"work of {assertion.sha}", VERIFIED, f'{label} merged {other[0][:7]} "{other[1]}", which is about {_shown(assertion.target)}', NAME)
         elif other is not None:
@@ -126,7 +127,8 @@ def _code_names(ctx: VerifyContext, claim: Claim) -> list[str]:
     text = claim.text
     for address in claim.addresses:
         text = text.replace(f"`{address}`", " ").replace(f"`{address.value}`", " ")
-    return [n for n in identifiers(text) if n not in named and ctx.resolve_ref(n) is None]
+    qualified = {split_name(q)[1]: q for q in re.findall(r"`([A-Za-z_][\w]*(?:\.|::|#)[A-Za-z_][\w]*)(?:\(\))?`", text) if split_name(q)[0]}
+    return [qualified.get(n, n) for n in identifiers(text) if n not in named and ctx.resolve_ref(n) is None]
 
 
 def _paths(claim: Claim) -> list[str]:
@@ -143,7 +145,7 @@ def _about(topic: str, names: list[str], commit: CommitText, with_diff: bool = F
     message_words = set(significant_words(unhyphen(commit.message)))
     present = message_words | _path_words(commit.paths)
     haystack = (commit.message + "\n" + "\n".join(commit.paths) + ("\n" + commit.diff if with_diff else "")).lower()
-    names_found = [n for n in names if n.lower() in haystack]
+    names_found = [n for n in names if _found(n, commit, haystack, with_diff)]
     if with_diff:
         present |= set(significant_words(" ".join(re.findall(r"[A-Za-z_][\w]{2,}", commit.diff[:200_000]))))
     hits = sum(1 for word in wanted if word in present)
@@ -157,19 +159,30 @@ def _about(topic: str, names: list[str], commit: CommitText, with_diff: bool = F
             return VERIFIED  # it changed the file the sentence names
     if names and len(names_found) == len(names) and (not wanted or said >= max(1, math.ceil(len(wanted) * 0.5))):
         return VERIFIED  # the names are in its changes, and its message says most of what the sentence says
-    if not names and wanted and said >= 1 and hits >= max(1, math.ceil(len(wanted) * 0.5)):
-        return VERIFIED
+    if not names and wanted and said >= max(1, math.ceil(len(wanted) * 0.5)):
+        return VERIFIED  # its message says most of it: the words of a diff are where the work was, not what it was
     if with_diff and names and not names_found and not commit.truncated:
         return CONTRADICTED
     return UNVERIFIED
 
 
+def _found(name: str, commit: CommitText, haystack: str, with_diff: bool) -> bool:
+    """The name is in the commit's text; a qualified one (`JsonTreeReader.nextInt`) otherwise only on a
+    diff line whose file, hunk or line names its qualifier (``verify_code``'s rule)."""
+    if name.lower() in haystack:
+        return True
+    return with_diff and bool(split_name(name)[0]) and bool(lines_with(commit, "+", name) or lines_with(commit, "-", name))
+
+
 _VERSION_RE = re.compile(r"(?<![\w.])v?\d+\.\d+(?:\.\d+)*(?![\w.]*\d)")
 
 
-def _versions(claim: Claim) -> list[str]:
-    """The version numbers the sentence gives for the work ("bumped the minimum to 1.23"), not its tags."""
-    text = claim.text
+def _versions(claim: Claim, sha: str = "") -> list[str]:
+    """The version numbers the sentence gives for the work ("bumped the minimum to 1.23"), not its tags:
+    those of the clause that names the commit."""
+    from cc_hooks.claims.statements import clause_of
+
+    text = clause_of(claim.text, sha) if sha else claim.text
     for address in claim.addresses:
         text = text.replace(f"`{address}`", " ").replace(f"`{address.value}`", " ")
     return [v.lstrip("v") for v in _VERSION_RE.findall(text)]

@@ -51,7 +51,7 @@ def verify(ctx: VerifyContext, claims: list[Claim]) -> None:
             claim.add(f"what {assertion.sha} did to {assertion.detail}", *judge(ctx, assertion, diffs[sha]), NAME)
 
 
-def _lines(diff: CommitText, sign: str, name: str) -> list[str]:
+def lines_with(diff: CommitText, sign: str, name: str) -> list[str]:
     """The paths whose diff lines of ``sign`` ("+" or "-") have ``name``, in order. A qualified name's
     line, its hunk's header (the function or type around it), or its file's name must name the qualifier."""
     qualifier, last = split_name(name)
@@ -89,7 +89,7 @@ def _one_side(ctx, a: Assertion, diff: CommitText, added: bool) -> tuple[str, st
     """Added: a line adds the name and no code had it before the commit; removed: a line removes it and
     no code has it after."""
     name, verb = f"`{a.detail}`", "adds" if added else "removes"
-    where = _lines(diff, "+" if added else "-", a.detail)
+    where = lines_with(diff, "+" if added else "-", a.detail)
     if not where:
         if diff.truncated:
             return _unknown(diff, f"{'added' if added else 'removed'} {name}")
@@ -109,7 +109,7 @@ def _one_side(ctx, a: Assertion, diff: CommitText, added: bool) -> tuple[str, st
 
 
 def _renamed(ctx, a: Assertion, diff: CommitText) -> tuple[str, str]:
-    old, new = _lines(diff, "-", a.target), _lines(diff, "+", a.detail)
+    old, new = lines_with(diff, "-", a.target), lines_with(diff, "+", a.detail)
     if old and new:
         return VERIFIED, f"{_label(diff)} removes `{a.target}` ({old[0]}) and adds `{a.detail}` ({new[0]})"
     if diff.truncated:

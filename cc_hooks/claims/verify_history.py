@@ -18,7 +18,7 @@ from cc_hooks.claims.words import whole_name
 
 NAME = "history"
 KINDS = ("authored", "before", "changed_since", "latest_tag", "reverted", "reverts", "mentions", "in_release", "reached",
-         "created", "renamed", "last_changed", "exists_at")  # JUDGES, below
+         "created", "renamed", "last_changed", "exists_at", "commit_count")  # JUDGES, below
 MAX_BLOB = 2 * 1024 * 1024
 WITHIN = 40  # lines above a pointer searched for the definition whose block holds it ("`f()` at `x.py:23`")
 
@@ -469,6 +469,20 @@ def _last_changed(ctx, a: Assertion, commits, texts, blobs):
     return label, CONTRADICTED, f"{a.target} was last changed in {_short(sha)} \"{subject}\", not {a.sha}"
 
 
+def _commit_count(ctx, a: Assertion, commits, texts, blobs):
+    """"`b` has N commits that `m` lacks": ``rev-list --count m..b``."""
+    base, tip = (ctx.resolve_ref(a.target or ""), ctx.resolve_ref(a.detail or ""))
+    label = f"commits of {a.detail} not on {a.target}"
+    if base is None or tip is None:
+        missing = a.target if base is None else a.detail
+        return label, UNVERIFIED, f"{missing} is not a branch or tag here: how many commits is not checked"
+    out = ctx.git("rev-list", "--count", f"{base.sha}..{tip.sha}", check=False).strip()
+    if not out.isdigit():
+        return label, UNVERIFIED, f"the commits of {tip.short} not on {base.short} could not be counted"
+    fact = f"{tip.short} has {out} commit(s) that {base.short} lacks"
+    return label, VERIFIED if int(out) == a.line else CONTRADICTED, fact
+
+
 def _exists_at(ctx, a: Assertion, commits, texts, blobs):
     refname = "HEAD" if a.detail == "HEAD" else getattr(ctx.resolve_ref(a.detail or ""), "refname", None)
     label = f"{a.target} on {a.detail}"
@@ -481,4 +495,4 @@ def _exists_at(ctx, a: Assertion, commits, texts, blobs):
 
 JUDGES = {"authored": _authored, "before": _before, "changed_since": _changed_since, "latest_tag": _latest_tag,
           "reverted": _reverted, "reverts": _reverts, "mentions": _mentions, "in_release": _in_release, "reached": _reached, "created": _created, "renamed": _renamed,
-          "last_changed": _last_changed, "exists_at": _exists_at}
+          "last_changed": _last_changed, "exists_at": _exists_at, "commit_count": _commit_count}

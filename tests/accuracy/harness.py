@@ -166,7 +166,7 @@ def _match(case: Case, repo, claims: list, strict: bool = True) -> tuple[list[Ou
     outcomes = []
     used: dict[int, str] = {}
     for label in case.labels:
-        key = _normal(repo.resolve(label.key))
+        key = re.sub(r"^DONE\b[\s:]*(?:(?:—|–|--)\s+)?", "", _normal(repo.resolve(label.key)))  # the item is its text
         hits = [i for i, claim in enumerate(claims) if key == claim.text] or [i for i, claim in enumerate(claims) if key in claim.text]
         if len(hits) > 1:
             raise CaseError(f"{case.name}:{label.line}: key {key!r} matches {len(hits)} claims")

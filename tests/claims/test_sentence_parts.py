@@ -259,3 +259,51 @@ def test_a_changelog_item_is_not_done_by_the_work_it_documents(repo, kt):
 def test_an_intention_after_a_fact_leaves_the_fact_checked_and_never_verifies(repo, kt, sentence, expected):
     result, evidence = verdict(repo, sentence.format(**kt))
     assert result == expected, evidence
+
+
+@pytest.mark.parametrize("sentence, expected", [
+    ("Branch `v1` has 0 commits that are not on `main`.", VERIFIED),
+    ("Branch `v1` has two commits that are not on `main`.", CONTRADICTED),
+    ("`main` is nine commits ahead of `v1`.", VERIFIED),  # delint, fix, bump22, clientip, discard, clone, last, bump23, docs
+    ("`v1` is three commits behind `main`.", CONTRADICTED),
+])
+def test_how_many_commits_one_branch_has_that_another_lacks(repo, go, sentence, expected):
+    result, evidence = verdict(repo, sentence)
+    assert result == expected, evidence
+
+
+@pytest.mark.parametrize("sentence, expected", [
+    ("`{last}` only touched test files.", UNVERIFIED),  # what the commit did, with nothing that checks it
+    ("`{base}` was authored in 2025 but committed in 2026.", UNVERIFIED),
+    ("The minimum Go version was bumped to 1.23 in `{bump23}`.", VERIFIED),  # passive: the commit's work, checked
+    ("The minimum Go version went to 1.22 in `{bump22}`, then to 1.23 in `{bump23}`.", UNVERIFIED),  # #12's message gives no number
+])
+def test_whatever_a_commit_is_said_to_have_done_must_be_checked(repo, go, sentence, expected):
+    result, evidence = verdict(repo, sentence.format(**go))
+    assert result == expected, evidence
+
+
+def test_versions_are_read_from_the_clause_of_each_commit(repo, go):
+    result, evidence = verdict(repo, "The Go floor went to 1.20 in `{base}`, then to 1.23 in `{bump23}`.".format(**go))
+    assert "1.23" not in evidence or result != CONTRADICTED, evidence
+    claim = repo.check("The minimum Go version went to 1.23 in `{bump23}`, after `{bump22}`.".format(**go))
+    assert all("is about" in c.evidence for c in claim.checks if "work of" in c.subject), claim.evidence
+
+
+def test_a_qualified_name_in_what_a_commit_did_needs_its_qualifier(repo, go):
+    result, evidence = verdict(repo, "`Router.ReadFrom` was fixed for Tee double-counting bytes in `{fix}`.".format(**go))
+    assert result != VERIFIED, evidence  # the diff's ReadFrom is fancyWriter's
+    result, evidence = verdict(repo, "`fancyWriter.ReadFrom` was fixed for Tee double-counting bytes in `{fix}`.".format(**go))
+    assert result == VERIFIED, evidence
+
+
+@pytest.mark.parametrize("line, text, date", [
+    ("- DONE — Remove last uses of io/ioutil.", "Remove last uses of io/ioutil.", None),
+    ("- DONE 2026-01-20 — Remove last uses of io/ioutil.", "Remove last uses of io/ioutil.", "2026-01-20"),
+    ("- DONE: Remove last uses of io/ioutil.", "Remove last uses of io/ioutil.", None),
+])
+def test_a_done_item_written_with_a_dash_is_read_without_it(line, text, date):
+    from cc_hooks.record.backends.file import parse
+
+    item = parse(f"# Next steps\n\n## QUEUED\n{line}\n").queued[0]
+    assert (item.done, item.text, item.date) == (True, text, date)
