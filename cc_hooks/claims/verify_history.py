@@ -103,16 +103,18 @@ def _blobs(ctx: VerifyContext, names, objects) -> dict[str, Optional[str]]:
     wanted = [n for n in sorted(n for n in names if n) if (known.get(n) or ("", ""))[1] == "blob"]
     if not wanted:
         return {}
-    out = ctx.git("cat-file", "--batch", input="\n".join(wanted) + "\n", check=False)
+    from cc_hooks.git import run_git_bytes
+
+    ctx.git_calls += 1
+    data = run_git_bytes(ctx.root, "cat-file", "--batch", input=("\n".join(wanted) + "\n").encode(), timeout=ctx.timeout()).stdout
     found: dict[str, Optional[str]] = {}
-    data = out
-    for path in wanted:
-        header, _, data = data.partition("\n")
+    for path in wanted:  # framed by sizes in bytes: a file with "—" in it must not shift the next one
+        header, _, data = data.partition(b"\n")
         parts = header.split()
         if len(parts) != 3 or not parts[2].isdigit():
             break
         size = int(parts[2])
-        found[path] = data[:size] if size <= MAX_BLOB else None
+        found[path] = data[:size].decode("utf-8", "replace") if size <= MAX_BLOB else None
         data = data[size + 1 :]
     return found
 

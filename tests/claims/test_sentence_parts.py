@@ -307,3 +307,16 @@ def test_a_done_item_written_with_a_dash_is_read_without_it(line, text, date):
 
     item = parse(f"# Next steps\n\n## QUEUED\n{line}\n").queued[0]
     assert (item.done, item.text, item.date) == (True, text, date)
+
+
+def test_what_files_say_is_read_whole_when_an_earlier_file_has_multibyte_text(repo):
+    """`cat-file --batch` frames each blob by its size in bytes: "—" in the first file must not shift the second."""
+    from cc_hooks.claims.context import VerifyContext
+    from cc_hooks.claims.verify_history import _blobs
+    from cc_hooks.runtime import Deadline
+
+    repo.commit("Two files", {"a.kt": "// a — b — c “quoted” ü\nfun alpha() {}\n", "b.kt": "fun beta() {}\n"})
+    ctx = VerifyContext(repo.path, repo.config(), Deadline(20))
+    names = ["HEAD:a.kt", "HEAD:b.kt"]
+    texts = _blobs(ctx, names, ctx.objects(names))
+    assert texts == {"HEAD:a.kt": "// a — b — c “quoted” ü\nfun alpha() {}\n", "HEAD:b.kt": "fun beta() {}\n"}
