@@ -74,7 +74,7 @@ _BRANCH_AT_RE = re.compile(
     rf"\b(?:branch|tag)\s+{_NAME}\s+(?:is\s+(?:now\s+|still\s+)?)?(?:at|@|points\s+(?:to|at))\s+(?:commit\s+)?`?([0-9a-fA-F]{{4,40}})`?", re.IGNORECASE
 )
 _CLEAN_RE = re.compile(
-    r"\b(?:(?:working|work)\s*tree\s+(?:is\s+)?clean|clean\s+(?:working|work)\s*tree|nothing\s+to\s+commit|"
+    r"\b(?:(?:working|work)\s*tree\s+(?:is\s+)?clean|clean\s+(?:working|work)\s*tree|(?<!\w\s)tree\s+is\s+clean|nothing\s+to\s+commit|"
     r"everything\s+(?:is\s+)?committed|all\s+changes\s+(?:are\s+)?committed)\b",
     re.IGNORECASE,
 )
@@ -103,7 +103,7 @@ _NOT_STAGED_RE = re.compile(r"\b(?:nothing\s+(?:is\s+)?staged|not\s+staged)\b", 
 _BULLET_RE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 _HEADING_RE = re.compile(r"^\s*(?:#{1,6}\s+|\d+\.\s+\*\*)?(.{1,80}?)(?:\*\*)?\s*:?\s*$")
 _FENCE_RE = re.compile(r"^\s*(```|~~~)")
-_SENTENCE_SPLIT_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`])")
+_SENTENCE_SPLIT_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`]|#\d)")  # "… `S`. #1738 was authored by …"
 
 
 def claim_from_line(

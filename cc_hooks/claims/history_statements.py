@@ -43,6 +43,8 @@ _AUTHORED_RES = (
     re.compile(rf"{_S}\s+(?:was|is)\s+(?:authored|written|committed)\s+by\s+{_NAME}"),
     re.compile(rf"\b(?:the\s+)?author\s+of\s+{_S}\s+(?:is|was)\s+{_NAME}", re.I),
     re.compile(rf"{_NAME}\s+(?:authored|wrote)\s+{_S}"),
+    # "#1758 was authored by X", "The #1812 overload was authored by X": the pull request's commit
+    re.compile(rf"(#\d{{1,6}})\b(?:\s+[\w-]+){{0,3}}?\s+(?:was|is)\s+(?:authored|written)\s+by\s+{_NAME}"),
 )
 _ORDER_RES = (
     (re.compile(rf"{_S}\s+(?:came|comes|was\s+committed|landed|is|was)\s+(before|after|earlier\s+than|later\s+than)\s+{_S}", re.I), None),

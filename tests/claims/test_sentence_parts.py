@@ -320,3 +320,20 @@ def test_what_files_say_is_read_whole_when_an_earlier_file_has_multibyte_text(re
     names = ["HEAD:a.kt", "HEAD:b.kt"]
     texts = _blobs(ctx, names, ctx.objects(names))
     assert texts == {"HEAD:a.kt": "// a — b — c “quoted” ü\nfun alpha() {}\n", "HEAD:b.kt": "fun beta() {}\n"}
+
+
+@pytest.mark.parametrize("sentence, expected", [
+    ("The #13 change was authored by Ada Lovelace.", CONTRADICTED),  # the fixture's commits are by the test author
+    ("Tree is clean.", VERIFIED),
+])
+def test_a_pull_requests_author_and_a_clean_tree_said_briefly(repo, go, sentence, expected):
+    result, evidence = verdict(repo, sentence)
+    assert result == expected, evidence
+
+
+def test_a_summary_sentence_starting_with_a_pull_request_number_is_its_own_claim():
+    from cc_hooks.claims.extract import extract_from_text
+
+    claims = extract_from_text("The fix is `3608f1c4`: it moved the deadline math into `setTimeoutAt()`. #1738 was authored by Jesse Wilson.", "summary")
+    texts = [c.text for c in claims]
+    assert not any("moved the deadline" in t and "authored" in t for t in texts), texts
