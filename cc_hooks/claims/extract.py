@@ -46,6 +46,7 @@ _STATUS_RE = re.compile(
 _INTENT_RE = re.compile(
     r"^(?:next(?:\s+steps?)?\s*:|todo\b|to\s+do\s*:|then\s*:)|"
     r"\b(?:will|should|must|need(?:s|ed)?\s+to|plan(?:s|ned)?\s+to|going\s+to|wants?|asked\s+(?:for|to|me|us)|asks\s+for|requested|"
+    r"(?:I|we|you)'ll|"
     r"to\s+be\s+(?:written|created|added|moved|renamed))\b",
     re.IGNORECASE,
 )

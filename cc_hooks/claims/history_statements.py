@@ -102,9 +102,10 @@ _REVERTS_RES = (
 
 # "`p` requires Python 3.9", "`p:N` starts the Windows section": the object is what follows the verb
 _CONTENT_VERBS = (r"says|targets|holds|carries|runs|requires|defines|declares|exposes|exports|calls|uses|sets|pins|lists|"
-                  r"mentions|contains|configures|enables|imports|registers|documents|describes|handles|starts|opens|"
+                  r"mentions|contains|configures|enables|imports|registers|documents|describes|handles|starts|opens|keeps|"
+                  r"tells|forces|includes|references|"
                   r"has\s+carried|has\s+held|has|have")
-_CONTENT_RE = re.compile(rf"`(?P<path>[^`\s]+)`\s+(?:now\s+|still\s+|also\s+)?(?P<verb>{_CONTENT_VERBS})\s+(?P<object>[^;]+)", re.I)
+_CONTENT_RE = re.compile(rf"`(?P<path>[^`\s]+)`(?:\s+on\s+`[^`\s]+`)?\s+(?:now\s+|still\s+|also\s+)?(?P<verb>{_CONTENT_VERBS})\s+(?P<object>[^;]+)", re.I)
 _DEFINED_AT_RE = re.compile(
     r"`(?P<name>[^`]+)`\s+(?P<how>is\s+(?:defined|declared|written)\s+|starts\s+|begins\s+|lives\s+|sits\s+|is\s+)?(?:at|on)\s+(?:line\s+\d+\s+of\s+)?`(?P<path>[^`\s]+:\d+)`"
 )
@@ -355,10 +356,16 @@ def mentions(text: str, addresses: list[Address]) -> list[Assertion]:
                                    detail=f"`{_last_name(_bare(match.group('name')))}`", sha=None if exact else "within"))
     for match in _CONTENT_RE.finditer(text):
         address = paths.get(match.group("path"))
+        if re.search(r"`[^`]+`\s+in\s+$", text[: match.start()]):
+            continue  # "`f` in `p` still forces x": said of f, which a search of the whole file does not check
         if address is None or _negative(text[match.start():match.end("verb")]) or _not_content(match.group("object")) or \
                 denied_before(text[: match.start()]):
             continue
         words = object_terms(match.group("object"), addresses)
+        rest = re.split(r"[;.]\s|\s[—–]\s", match.group("object"), 1)[0]  # "pins `gix` at `0.85`": every name of the clause
+        words += [t for t in (f"`{_bare(n)}`" for n in re.findall(r"`([^`]+)`", rest))
+                  if t not in words and len(t) > 3 and not re.fullmatch(r"`[0-9a-fA-F]{4,40}`", t) and
+                  t.strip("`") not in {a.value for a in addresses} | {str(a) for a in addresses}]  # not the shas, refs, paths
         found.append(Assertion("mentions", target=address.value, line=address.line, detail=" ".join(words)))
     for match in _ANCESTOR_RE.finditer(text):
         subject, target = match.group("subject"), match.group("target") or "HEAD"

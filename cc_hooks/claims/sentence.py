@@ -35,9 +35,10 @@ def _p(name: str, cue: str, modeled_by: str, restate: str, subject: str = "", pa
 
 _SHA = r"`?[0-9a-f]{7,40}`?"
 JUDGMENT = "a judgment, proposal or reason"
+WHAT_IT_SAYS = "what the sentence says of what it names"
 # where a commit is, not what it did ("landed in `S`", "`S` was pushed"): position statements check these
 _NOT_PLACE = r"(?!(?:landed|merged|pushed|committed|tagged|based|rebased|released|shipped|published|reverted|cherry-picked|backported|checked|detached)\b)"
-_IRREGULAR = "put|made|set|cut|split|took|brought|wrote|rewrote|gave|left|kept|broke|ran|began|undid|redid|did|went|came|bumped"
+_IRREGULAR = "put|made|set|cut|split|took|brought|wrote|rewrote|gave|left|kept|broke|ran|began|undid|redid|did|went|came|bumped|rode|got|led|meant|lost|won|found"
 # every statement kind that says something of a commit: any of them models "what the commit did"
 _COMMIT_KINDS = ("renamed created touched about merged gone code_added code_removed code_renamed reverted reverts authored before "
                  "in_release reached changed_since last_changed branch_at head_at exists_at never_existed reachable mentions")
@@ -65,7 +66,7 @@ PREDICATES = (
        r"\bon\s+the\s+same\s+day\b", "in_release reached code_released",
        "\"`S` is in the `vX` tag\""),
     _p("whether the same change is elsewhere", r"\bsquash(?:ed)?[- ]?merged\b|\bcherry-?pick(?:ed)?\s+(?:to|into|onto)\b|\bbackported\s+(?:to|into)\b|"
-       r"\bsame\s+(?:change|patch|diff|fix)\b|\b(?:as|into)\s+(?:the\s+|a\s+)?squash\b|\b(?:patch-)?equivalent\b|\bnever\s+reached\b|\bis\s+a\s+(?:copy|backport|cherry-pick)\s+of\b",
+       r"\bsame\s+(?:change|patch|diff|fix|PR|pull\s+request|merge)\b|\b(?:as|into)\s+(?:the\s+|a\s+)?squash\b|\b(?:patch-)?equivalent\b|\bnever\s+reached\b|\bis\s+a\s+(?:copy|backport|cherry-pick)\s+of\b",
        "reachable reached",
        "\"`S` is on `branch`\" (ancestry) or name the copy's sha"),
     _p("whether the commit created it", r"`[0-9a-fA-F]{4,40}`\s+(?:created|introduced)\s+`|`\s+(?:was|were)\s+(?:created|introduced|added)\s+(?:in|by)\s+`[0-9a-fA-F]{4,40}`",
@@ -75,7 +76,7 @@ PREDICATES = (
        "\"`S` renamed `old` to `new`\" or \"`S` removed `name`\"", past=True),
     # Any other thing a commit is said to have done ("`S` only touched test files", "`S` was authored in 2022",
     # "X was bumped to 1.23 in `S`"): some statement about the commit must check it, else it is unmodeled.
-    _p("what the commit is said to have done", rf"`[0-9a-fA-F]{{7,40}}`\s+(?:\([^)]*\)\s+)?(?:also\s+|only\s+|just\s+|then\s+|first\s+|finally\s+)?"
+    _p("what the commit is said to have done", rf"`[0-9a-fA-F]{{7,40}}`\s+(?:\([^)]*\)\s+)?(?:(?:from|by)\s+[\w.@-]+(?:\s+[A-Z][\w.-]+)?\s+)?(?:also\s+|only\s+|just\s+|then\s+|first\s+|finally\s+)?"
        rf"(?:(?:was|were|got)\s+)?(?:{_IRREGULAR}|{_NOT_PLACE}[a-z]+ed)\b|\b{_NOT_PLACE}[a-z]+ed\b(?:\s+[\w.-]+){{0,6}}?\s+(?:in|by|with)\s+(?:the\s+[\w-]+\s+)?`[0-9a-fA-F]{{7,40}}`",
        _COMMIT_KINDS, "\"`S` added `name`\", \"`S` changed `path`\" or \"`S` fixed <the words of its subject>\""),
     _p("how many commits", r"\b(?:has|have|had|with|is|are)\s+(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|a\s+few|several)\s+"
@@ -89,6 +90,7 @@ PREDICATES = (
        "\"`branch` is merged into `main`\""),
     _p("what a tool or service reports", r"\b(?:audit|CI|pipeline|protection|lint(?:er)?|scan|scanner|dependabot|coverage)\b[^.;]*\b(?:clean|green|red|passes|passing|fails|failing|requires)\b",
        "probe", "attach a probe: \"(probe: NAME)\""),
+    _p(WHAT_IT_SAYS, r"(?!x)x", "", "one of the checked forms (docs/rehydration.md): \"`S` added `name`\", \"`path` contains `name`\""),
     _p("whether the branch has it", r"`[^`]+`\s+(?:still\s+|also\s+)?(?:has|contains|includes|carries|tracks)\s+`[^`]*[./][^`]*`|"
        r"`[^`]*[./][^`]*`\s+(?:still\s+|also\s+)?(?:exists|is\s+tracked|is\s+present|lives)\s+on\s+`", "exists_at",
        "\"`branch` has `path`\"", subject="", past=True),
@@ -98,7 +100,8 @@ PREDICATES = (
        "\"`path` exists\""),
     _p(JUDGMENT, r"\b(?:should|would|could|ought\s+to|might)\b|\bis\s+to\s+(?!be\b)[a-z]+\b|"
        r"\b(?:cleanest|simplest|best|easiest|safest|preferable|ideal)\b|\bprefer(?:s|red)?\b|\bbecause\b|\bso\s+that\b|"
-       r"\bin\s+order\s+to\b|\bI\s+(?:think|believe|suspect)\b|\b(?:likely|probably|presumably|apparently)\b",
+       r"\bin\s+order\s+to\b|\bI\s+(?:think|believe|suspect)\b|\b(?:likely|probably|presumably|apparently|maybe|perhaps)\b|"
+       r"\b(?:not\s+sure|unsure|undecided)\b|\bneeds?\s+(?:nothing|no)\b",
        "", "state the fact it rests on in its own sentence: \"`S` removed `path`\""),
     _p("what it found", r"\bto\s+(?:see|find\s+out|find|learn|work\s+out|figure\s+out|check)\s+(?:what|whether|which|if|how|where)\b",
        "", "state what was found: \"`S` is not on `branch`\""),
@@ -106,9 +109,10 @@ PREDICATES = (
        "\"`path` was last changed in `S`\""),
     _p("whether it is an ancestor", r"\bancestor\s+of\b|\bdescendant\s+of\b|\bcontained\s+in\s+`", "merged reachable",
        "\"`S` is on `branch`\""),
-    _p("what the file says", r"`(?P<subj>[^`\s]+)`(?::\d+)?\s+(?:now\s+|still\s+|also\s+|only\s+|no\s+longer\s+|(?:does\s*n[o']t|doesn't|does\s+not|never)\s+)?"
+    _p("what the file says", r"`(?P<subj>[^`\s]+)`(?::\d+)?(?:\s+on\s+`[^`\s]+`)?\s+(?:now\s+|still\s+|also\s+|only\s+|no\s+longer\s+|(?:does\s*n[o']t|doesn't|does\s+not|never)\s+)?"
        r"(?:says|say|targets|holds|carries|carried|runs|requires|defines|declares|exposes|exports|calls|uses|sets|pins|lists|mentions|"
        r"contains|configures|enables|disables|imports|reads|registers|documents|describes|handles|points\s+to|starts|ends|opens|"
+       r"keeps|tells|forces|includes|references|"
        r"has\s+(?:carried|held|had)|has|have)\b(?!\s+(?:no|nothing|none|not|never|been)\b)(?!n't)(?!\s+`?[0-9a-fA-F]{7,40}\b)(?!\s+(?:an?\s+|the\s+|some\s+)?(?:staged|unstaged|uncommitted|local|unpushed|modified)\b)|\b(?:is|are)\s+(?:enabled|disabled|configured|defined|declared|set|registered|pinned|documented|listed)\s+"
        r"(?:in|at|by)\s+`|\b(?:is\s+defined|are\s+defined|starts|begins)\s+(?:at|in|under)\s+`|"
        r"\b(?:is|are)\s+(?:still\s+|also\s+|now\s+)?(?:referenced|used|called|imported|mentioned)\s+(?:in|from|by)\s+`|\b(?:is|are)\s+(?:declared|defined|written)\s+as\s+`",
@@ -118,8 +122,40 @@ PREDICATES = (
 
 
 def unmodeled_parts(text: str, modeled: frozenset, addresses=()) -> list[Predicate]:
-    """The predicates the sentence asserts that none of its statements (``modeled``: their kinds) checks."""
-    return [p for p in asserted(text, addresses) if not (p.modeled_by & modeled)]
+    """The predicates the sentence asserts that none of its statements (``modeled``: their kinds) checks;
+    a sentence no statement models that says something with a verb the registry does not know (it is
+    no activity and no bare naming) has that verb as an unmodeled part: its nouns existing prove nothing of it."""
+    found = [p for p in asserted(text, addresses) if not (p.modeled_by & modeled)]
+    if not (modeled - {"exists", "probe"}) and not found and says_more(text):
+        found.append(by_name(WHAT_IT_SAYS))
+    return found
+
+
+_ACTIVITY_RE = re.compile(r"^\W*(?:resume\s+point\s*:\s*)?(?:[A-Za-z]+ing|next|then|now)\b", re.I)
+_EXISTENCE_WORDS = frozenset("""exists exist existed lives live sits sit is are was were be been tracked present there here
+    still also only now gone missing untracked clean empty new""".split())
+_NOT_VERBS = frozenset("""needed unrelated detached related based bed red seed speed feed need indeed hundred kindred
+    shared named called tagged dated""".split())
+
+
+@lru_cache(maxsize=4096)
+def says_more(text: str) -> bool:
+    """A verb the registry does not model: "`x` still forces `y`", "`S` from Ada pointed the names at …",
+    "`b` is still unmerged". Activities ("reviewing `x`") and bare namings ("docs in `README.md:1`") say no more."""
+    if _ACTIVITY_RE.match(text):
+        return False
+    plain = re.sub(r'`[^`]*`|\([^)]*\)|"[^"]*"', " X ", text)
+    words = re.findall(r"[A-Za-z][A-Za-z'-]*", plain)
+    for i, word in enumerate(words):
+        lower = word.lower()
+        before = words[i - 1].lower() if i else ""
+        if lower in _EXISTENCE_WORDS or lower in _NOT_VERBS:
+            continue
+        if re.fullmatch(r"un[a-z]{3,}ed", lower):
+            return True  # "is still unmerged", "unreleased"
+        if re.fullmatch(r"[a-z]{3,}s", lower) and before in ("still", "longer", "never"):
+            return True  # "still forces", "still tells", "no longer keeps": what the code does now, said of its names
+    return False
 
 
 def asserted(text: str, addresses=()) -> tuple[Predicate, ...]:

@@ -68,7 +68,7 @@ def verify(ctx: VerifyContext, claims: list[Claim]) -> None:
             sha = full.get(assertion.sha or "")
             if sha is None or sha not in texts:
                 continue  # the git verifier reports the missing commit
-            verdict = _about(assertion.target or "", _code_names(ctx, claim), _merged_work(ctx, texts[sha]), paths=_paths(claim),
+            verdict = _about(assertion.target or "", _code_names(ctx, claim, assertion.sha or ""), _merged_work(ctx, texts[sha]), paths=_paths(claim),
                              versions=_versions(claim, assertion.sha or ""))
             pending.append((claim, assertion, sha, verdict))
     doubtful = {sha for _, _, sha, verdict in pending if verdict != VERIFIED}
@@ -77,7 +77,7 @@ def verify(ctx: VerifyContext, claims: list[Claim]) -> None:
     for claim, assertion, sha, verdict in pending:
         text = texts[sha]
         if verdict != VERIFIED and sha in diffs:
-            verdict = _about(assertion.target or "", _code_names(ctx, claim), diffs[sha], with_diff=True, paths=_paths(claim),
+            verdict = _about(assertion.target or "", _code_names(ctx, claim, assertion.sha or ""), diffs[sha], with_diff=True, paths=_paths(claim),
                              versions=_versions(claim, assertion.sha or ""))
         label = f'{(assertion.sha or "")} "{_subject(text)}"'
         if verdict == VERIFIED:
@@ -85,13 +85,13 @@ def verify(ctx: VerifyContext, claims: list[Claim]) -> None:
             continue
         if history is None:
             history = ctx.history().rows
-        other = _better(assertion.target or "", history, sha, _code_names(ctx, claim), _versions(claim, assertion.sha or ""))
+        other = _better(assertion.target or "", history, sha, _code_names(ctx, claim, assertion.sha or ""), _versions(claim, assertion.sha or ""))
         if other is not None and other[0] in _merged(ctx, text):
             claim.add(f"work of {assertion.sha}", VERIFIED, f'{label} merged {other[0][:7]} "{other[1]}", which is about {_shown(assertion.target)}', NAME)
         elif other is not None:
             claim.add(f"work of {assertion.sha}", CONTRADICTED, f'{label} is not about {_shown(assertion.target)}; {other[0][:7]} "{other[1]}" is', NAME)
-        elif verdict == CONTRADICTED and not _inside(ctx, sha, _code_names(ctx, claim), text.paths):
-            names = ", ".join(_code_names(ctx, claim))
+        elif verdict == CONTRADICTED and not _inside(ctx, sha, _code_names(ctx, claim, assertion.sha or ""), text.paths):
+            names = ", ".join(_code_names(ctx, claim, assertion.sha or ""))
             claim.add(f"work of {assertion.sha}", CONTRADICTED, f"{label} does not touch {names}", NAME)
         elif not any(a.what in _CODE_KINDS and a.sha == assertion.sha for a in claim.assertions):  # else its diff decides
             claim.add(f"work of {assertion.sha}", UNVERIFIED, f"{label}: its message and changes do not clearly say {_shown(assertion.target)}", NAME)
@@ -121,14 +121,20 @@ def _inside(ctx: VerifyContext, sha: str, names: list[str], paths: list[str]) ->
     return bool(ctx.git(*args, sha, "--", *paths[:50], check=False).strip())
 
 
-def _code_names(ctx: VerifyContext, claim: Claim) -> list[str]:
-    """The code names of the sentence that are not its branches, tags or paths."""
+def _code_names(ctx: VerifyContext, claim: Claim, sha: str = "") -> list[str]:
+    """The code names of the sentence (of the clause naming ``sha``) that are not its branches, tags or paths."""
+    from cc_hooks.claims.statements import clause_of
+
     named = {a.value for a in claim.addresses} | {a.value.rsplit("/", 1)[-1] for a in claim.addresses}
-    text = claim.text
-    for address in claim.addresses:
-        text = text.replace(f"`{address}`", " ").replace(f"`{address.value}`", " ")
-    qualified = {split_name(q)[1]: q for q in re.findall(r"`([A-Za-z_][\w]*(?:\.|::|#)[A-Za-z_][\w]*)(?:\(\))?`", text) if split_name(q)[0]}
-    return [qualified.get(n, n) for n in identifiers(text) if n not in named and ctx.resolve_ref(n) is None]
+    found = []
+    for text in ([clause_of(claim.text, sha)] if sha else []) + [claim.text]:  # the commit's clause, when it names any
+        for address in claim.addresses:
+            text = text.replace(f"`{address}`", " ").replace(f"`{address.value}`", " ")
+        qualified = {split_name(q)[1]: q for q in re.findall(r"`([A-Za-z_][\w]*(?:\.|::|#)[A-Za-z_][\w]*)(?:\(\))?`", text) if split_name(q)[0]}
+        found = [qualified.get(n, n) for n in identifiers(text) if n not in named and ctx.resolve_ref(n) is None]
+        if found:
+            break
+    return found
 
 
 def _paths(claim: Claim) -> list[str]:
@@ -182,10 +188,14 @@ def _versions(claim: Claim, sha: str = "") -> list[str]:
     those of the clause that names the commit."""
     from cc_hooks.claims.statements import clause_of
 
-    text = clause_of(claim.text, sha) if sha else claim.text
-    for address in claim.addresses:
-        text = text.replace(f"`{address}`", " ").replace(f"`{address.value}`", " ")
-    return [v.lstrip("v") for v in _VERSION_RE.findall(text)]
+    found = []
+    for text in ([clause_of(claim.text, sha)] if sha else []) + [claim.text]:  # the commit's clause, when it gives any
+        for address in claim.addresses:
+            text = text.replace(f"`{address}`", " ").replace(f"`{address.value}`", " ")
+        found = [v.lstrip("v") for v in _VERSION_RE.findall(text)]
+        if found:
+            break
+    return found
 
 
 def _says_version(message: str, version: str) -> bool:

@@ -73,6 +73,10 @@ def _place(ctx: VerifyContext, claim: Claim, path: str, objects) -> str:
     not at HEAD, the same path on a branch the sentence names ("`x.md` has ..., on `origin/main` only")."""
     from cc_hooks.claims import address as addr
 
+    said_on = re.search(rf"`{re.escape(path)}`\s+on\s+`([^`\s]+)`", claim.text)  # "`p` on `origin/b` still says …"
+    ref = ctx.resolve_ref(said_on.group(1)) if said_on else None
+    if ref is not None and ctx.objects([f"{ref.refname}:{path}"]).get(f"{ref.refname}:{path}") is not None:
+        return f"{ref.refname}:{path}"
     if objects.get(f"HEAD:{path}") is not None:
         return f"HEAD:{path}"
     for address in claim.addresses_of(addr.BRANCH, addr.NAME, addr.PATH):
@@ -349,7 +353,8 @@ def _mentions(ctx, a: Assertion, commits, texts, blobs):
         scope = lines[a.line - 1]
     else:
         scope = text
-    missing = [t for t in terms if not _has(scope, t)]
+    named = (a.target or "").replace("/", " ").replace("_", " ").replace("-", " ")  # "`releases/2026.6.md` has the release notes"
+    missing = [t for t in terms if not _has(scope, t) and (t.startswith("`") or a.line or not _has(named, t))]
     if not missing and a.line and a.sha != "within" and len(terms) == 1 and terms[0].startswith("`"):
         name = terms[0].strip("`")  # "`n` starts at `p:N`": the line that defines it, not one that uses it
         defined = [n for n, line in enumerate(lines, 1) if _defines(line, name)]

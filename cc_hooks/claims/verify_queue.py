@@ -91,6 +91,9 @@ def _judge(ctx: VerifyContext, claim: Claim, date: str, commits: History, named:
     if claim.done and claim_refs(claim, addr.SHA):
         _judge_named(ctx, claim, date, commits, named)
         return
+    if not claim.done and _ASK_RE.match(_work_text(claim)):
+        claim.add("queue item", UNVERIFIED, "a question or decision for people: no commit can show it", NAME)
+        return
     match = find_landing(claim, commits, date)
     if match is not None:
         commit, how = match
@@ -158,7 +161,7 @@ def _item_code_names(text: str) -> list[str]:
     return [n for n in found if n.lower() in code_names(f"`{n}`") or re.fullmatch(r"[a-z]+(?:/[a-z0-9]+)+", n) and "." not in n]
 
 
-_ASK_RE = re.compile(r"^\W*(?:ask|discuss|decide|agree|check\s+with|confirm\s+with|talk\s+to|wait\s+for|propose|consider|"
+_ASK_RE = re.compile(r"^\W*(?:ask|discuss|decide|agree|check\s+with|confirm\s+with|talk\s+to|wait\s+for|propose|consider|not\s+sure|unsure|maybe|whether|"
                      r"find\s+out|figure\s+out\s+whether|get\s+(?:sign-off|approval))\b", re.I)
 
 

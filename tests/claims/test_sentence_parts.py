@@ -337,3 +337,37 @@ def test_a_summary_sentence_starting_with_a_pull_request_number_is_its_own_claim
     claims = extract_from_text("The fix is `3608f1c4`: it moved the deadline math into `setTimeoutAt()`. #1738 was authored by Jesse Wilson.", "summary")
     texts = [c.text for c in claims]
     assert not any("moved the deadline" in t and "authored" in t for t in texts), texts
+
+
+@pytest.mark.parametrize("sentence, expected", [
+    ("`Makefile` still runs `npx` with `vitepress`.", CONTRADICTED),  # every quoted name of the clause: it runs docsify
+    ("`Makefile` still runs `npx` with `docsify`.", VERIFIED),
+    ("`ReadFrom` in `writer.go` still forces `n` to zero.", UNVERIFIED),  # said of ReadFrom: a search of the file does not check it
+    ("`Makefile` keeps a `docs` target.", VERIFIED),
+    ("`Makefile` keeps a `lint` target.", CONTRADICTED),
+])
+def test_what_a_file_keeps_or_pins_is_checked_whole(repo, go, sentence, expected):
+    result, evidence = verdict(repo, sentence)
+    assert result == expected, evidence
+
+
+@pytest.mark.parametrize("sentence", [
+    "The ReadFrom fix `{fix}` from Ada pointed the counter at the tee.",  # what the commit did, with its author between
+    "`{discard}` rode in on the same PR as the ReadFrom fix.",
+    "Branch `v1` is still unmerged.",
+    "`Makefile` still tells contributors to run `docs`.",
+    "`context.go` needs nothing new, since `Makefile` already has `docs`.",
+])
+def test_a_verb_the_registry_does_not_model_is_never_verified_by_the_nouns(repo, go, sentence):
+    result, evidence = verdict(repo, sentence.format(**go))
+    assert result == UNVERIFIED, evidence
+
+
+@pytest.mark.parametrize("sentence", ["Next I'll write `50-helm.toml` and add a CHANGELOG line.", "Not sure yet whether `nope.md` goes in."])
+def test_an_intention_or_a_doubt_is_not_contradicted_by_a_file_to_come(repo, go, sentence):
+    assert verdict(repo, sentence)[0] == UNVERIFIED
+
+
+def test_a_question_in_the_queue_is_not_done_by_the_pull_request_it_mentions(repo, go):
+    claim = repo.check("Not sure yet whether this goes in its own PR or as a follow-up on #13.", section="queue", date="2026-01-01")
+    assert claim.verdict == UNVERIFIED and "question" in claim.evidence
