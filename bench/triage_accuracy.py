@@ -8,7 +8,9 @@ the merge and every commit of its branch (``M^1..M^2``): finding the PR's code c
 the fix; likewise a merge whose branch holds the labeled commit is the PR that landed it. A candidate list is the triage's prior causes found in history, by rank, then its weaker
 leads. A false regression alarm is a KNOWN verdict ("its fix is gone from HEAD: likely a
 regression") on a symptom whose fix is, as labeled, still in HEAD (every labeled fix was shipped
-and its changelog entry stands).
+and its changelog entry stands); a missed regression is any other verdict on a symptom whose fix is
+labeled ``gone: …`` (reverted, removed or undone at HEAD). An invented symptom (sha ``none``,
+expected ``invented``) is right only when answered NOVEL.
 """
 
 from __future__ import annotations
@@ -22,11 +24,12 @@ from pathlib import Path
 if "--baseline" not in sys.argv:  # --baseline: the cc_hooks on PYTHONPATH (an older checkout), to compare
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from cc_hooks.commands.triage import KNOWN, triage  # noqa: E402
+from cc_hooks.commands.triage import KNOWN, NOVEL, triage  # noqa: E402
 
 
 def read_set(path: Path) -> list[tuple[str, list[str], bool]]:
-    """(fix sha, phrasings, whether HEAD no longer has the fix) per symptom."""
+    """(fix sha, phrasings, whether HEAD no longer has the fix) per symptom; an invented symptom (no
+    fix: sha ``none``, expected ``invented``) has the sha "none"."""
     items = []
     for line in path.read_text(encoding="utf-8").splitlines():
         if not line.strip() or line.startswith("#"):
@@ -35,6 +38,9 @@ def read_set(path: Path) -> list[tuple[str, list[str], bool]]:
         symptom, _, expected = rest.partition("\t")
         items.append((sha.strip(), [p.strip() for p in symptom.split(" | ") if p.strip()], expected.strip().startswith("gone")))
     return items
+
+
+INVENTED = "none"
 
 
 def shas(field: str) -> list[str]:
@@ -81,14 +87,21 @@ def main(argv=None) -> int:
                         help="score with the agent's answers DIR/<set>-<n>.json (the text of its reply) ordering the candidates")
     args = parser.parse_args(argv)
     items = read_set(args.set_file)
-    top1 = top3 = alarms = true_alarms = 0
+    top1 = top3 = alarms = true_alarms = missed = novel = 0
+    real = [item for item in items if item[0] != INVENTED]
+    invented = [item for item in items if item[0] == INVENTED]
     started = time.perf_counter()
     answered = no_fix = no_fix_found = 0
     for number, (sha, phrasings, gone) in enumerate(items, 1):
-        truth = set().union(*(true_fixes(args.repo, one) for one in shas(sha)))
         name = f"{args.set_file.stem}-{number:02d}"
         agent = stand_in(args.agent_prompts, args.agent_answers, name) if args.agent_prompts or args.agent_answers else None
         result = triage(args.repo, phrasings, timeout=120.0, agent=agent)
+        if sha == INVENTED:  # never reported nor fixed: the answer must be NOVEL
+            novel += result.verdict == NOVEL
+            if args.verbose or result.verdict != NOVEL:
+                print(f"{'ok ' if result.verdict == NOVEL else 'NOT NOVEL':>4} (invented) {' | '.join(phrasings)[:90]} -> {result.verdict}")
+            continue
+        truth = set().union(*(true_fixes(args.repo, one) for one in shas(sha)))
         answered += bool(result.agent) and not result.agent.get("error")
         found = candidates(result)
         labeled = {_git(args.repo, "rev-parse", f"{one}^{{commit}}").strip() for one in shas(sha)}
@@ -101,9 +114,11 @@ def main(argv=None) -> int:
         alarm = result.verdict == KNOWN and not gone
         alarms += alarm
         true_alarms += result.verdict == KNOWN and gone
+        missed += gone and result.verdict != KNOWN  # the fix is gone and triage did not say so
         if args.verbose or place != 1 or alarm:
             mark = "ok " if place == 1 else f"#{place}" if place else "MISS"
-            print(f"{mark:>4} {sha} {' | '.join(phrasings)[:90]}{'  FALSE ALARM' if alarm else ''}")
+            print(f"{mark:>4} {sha} {' | '.join(phrasings)[:90]}{'  FALSE ALARM' if alarm else ''}"
+                  f"{'  MISSED REGRESSION (' + result.verdict + ')' if gone and result.verdict != KNOWN else ''}")
             if place != 1:
                 for cause in sorted((c for c in result.prior if getattr(c, "rank", None)), key=lambda c: c.rank)[:3]:
                     print(f"       #{cause.rank} {cause.fixes[0].sha[:10]} {cause.cause[:70]} [{cause.score}: {cause.matched_by[:120]}]")
@@ -112,11 +127,13 @@ def main(argv=None) -> int:
                     for fix in cause.fixes:
                         if fix.intact is False:
                             print(f"       alarm: {fix.sha[:10]} {fix.status}: {fix.detail[:200]}")
-    n = len(items)
+    n = len(real)
     elapsed = time.perf_counter() - started
-    print(f"{args.set_file.name} on {args.repo.name}: {n} symptoms; top-1 {top1}/{n} = {top1 / n:.0%}; top-3 {top3}/{n} = {top3 / n:.0%}; "
-          f"false regression alarms {alarms} (true alarms {true_alarms} of {sum(g for _, _, g in items)} fixes labeled gone); "
-          f"{elapsed / n:.1f} s per triage" + (f"; agent answers used {answered}/{n}, of which {no_fix} call no candidate the fix "
+    gone_total = sum(g for _, _, g in real)
+    print(f"{args.set_file.name} on {args.repo.name}: {n} symptoms with a fix; top-1 {top1}/{n} = {top1 / max(n, 1):.0%}; "
+          f"top-3 {top3}/{n} = {top3 / max(n, 1):.0%}; false regression alarms {alarms}; missed regressions {missed}/{gone_total} "
+          f"(true alarms {true_alarms} of {gone_total} fixes labeled gone); invented answered NOVEL {novel}/{len(invented)}; "
+          f"{elapsed / max(len(items), 1):.1f} s per triage" + (f"; agent answers used {answered}/{n}, of which {no_fix} call no candidate the fix "
                                                  f"(the labeled fix among them in {no_fix_found})" if args.agent_answers else ""))
     return 0
 
