@@ -38,7 +38,7 @@ def record(git_repo: Path) -> Path:
     proc = subprocess.run([sys.executable, "-m", "cc_hooks", "init", "--project", str(git_repo)], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     (git_repo / "next_steps.md").write_text((git_repo / "next_steps.md").read_text().replace(
-        "## QUEUED", f"- Landed in `{git(git_repo, 'rev-parse', '--short', 'HEAD').strip()}`.\n- Branch `nope` is merged.\n\n## QUEUED"))
+        "## QUEUED", f"- Landed in `{git(git_repo, 'rev-parse', '--short', 'HEAD').strip()}`.\n- Branch `nope` exists.\n\n## QUEUED"))
     git(git_repo, "add", "-A")
     git(git_repo, "commit", "-q", "-m", "Start the record")
     return git_repo
@@ -72,7 +72,7 @@ def test_the_second_run_takes_every_git_answer_from_its_prefetch_and_says_the_sa
 def test_a_changed_repository_is_seen_by_the_prefetched_commands(record, monkeypatch):
     run(record, monkeypatch)
     before, _ = run(record, monkeypatch)
-    git(record, "branch", "nope")  # the branch the dashboard calls merged now exists
+    git(record, "branch", "nope")  # the branch the dashboard says exists now does
     after, counts = run(record, monkeypatch)
     context = {name: json.loads(text)["hookSpecificOutput"]["additionalContext"] for name, text in (("before", before), ("after", after))}
     assert counts["hits"] >= 1 and "named nope" in context["before"] and "nope" not in context["after"]

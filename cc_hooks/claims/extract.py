@@ -23,7 +23,7 @@ from typing import Iterable, Optional
 
 from cc_hooks.claims import addresses as addr
 from cc_hooks.claims.addresses import Address, extract_addresses
-from cc_hooks.claims.model import EXTERNAL, GIT, PATH, POSITION, QUEUE, Assertion, Claim
+from cc_hooks.claims.model import DEFAULT_BRANCH, EXTERNAL, GIT, PATH, POSITION, QUEUE, Assertion, Claim
 from cc_hooks.claims.history_statements import history_statements
 from cc_hooks.claims.sentence import JUDGMENT, asserted, unmodeled_parts
 from cc_hooks.claims.statements import named_branch_tips, statements
@@ -71,6 +71,8 @@ _NAME = r"(`?)([A-Za-z0-9][\w./+-]*[\w/+-]|[A-Za-z0-9])`?"  # (tick, name)
 _MERGED_RE = re.compile(
     rf"\b(not\s+(?:yet\s+|been\s+)*merged|never\s+(?:been\s+)?merged|unmerged|merged)\s+(?:`[^`\s]+`\s+)?(?:in)?to\s+{_NAME}", re.IGNORECASE
 )
+_MERGED_HERE_RE = re.compile(r"`(?P<name>[^`\s]+)`\s+(?:is|was|has\s+been|got)\s+(?P<how>(?:still\s+|already\s+|fully\s+|not\s+(?:yet\s+)?|never\s+(?:been\s+)?)?"
+                             r"(?:merged|unmerged))\b(?!\s+(?:in)?to\b|\s+(?:as|in|by|with)\s+`)", re.IGNORECASE)
 _BRANCH_AT_RE = re.compile(
     rf"\b(?:branch|tag)\s+{_NAME}\s+(?:is\s+(?:now\s+|still\s+)?)?(?:at|@|points\s+(?:to|at))\s+(?:commit\s+)?`?([0-9a-fA-F]{{4,40}})`?", re.IGNORECASE
 )
@@ -180,6 +182,10 @@ def git_assertions(text: str) -> list[Assertion]:
         target = match.group(3).rstrip(".,;:")
         if addr.looks_like_branch(target, quoted=bool(match.group(2))):
             found.append(Assertion("merged", negated=negated, target=target))
+    if not any(a.what == "merged" for a in found):
+        for match in _MERGED_HERE_RE.finditer(text):  # "Branch `b` is merged.", "`b` is still unmerged": into the current branch
+            negated = bool(re.search(r"not|never|unmerged", match.group("how"), re.I))
+            found.append(Assertion("merged", negated=negated, target=DEFAULT_BRANCH, detail=match.group("name")))
     if _dirty(text):
         found.append(Assertion("clean", negated=True))
     elif _CLEAN_RE.search(text) or _NO_DIRT_RE.search(text):

@@ -69,7 +69,7 @@ class _Plan:
 def _plan(ctx: VerifyContext, claim: Claim, commits: dict[str, str]) -> _Plan:
     plan = _Plan()
     merges = [a for a in claim.assertions if a.what == "merged"]
-    plan.merge_targets = [(a, ctx.resolve_ref(a.target or "")) for a in merges]
+    plan.merge_targets = [(a, _default_branch(ctx, a.detail) if a.target == DEFAULT_BRANCH else ctx.resolve_ref(a.target or "")) for a in merges]
     plan.subject_refs = _subject_branches(ctx, claim)
     shas = [commits[a.value] for a in claim.addresses_of(addr.SHA) if a.value in commits and not _is_tip_claim(claim, a.value)]
     if merges:

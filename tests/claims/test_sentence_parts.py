@@ -354,7 +354,6 @@ def test_what_a_file_keeps_or_pins_is_checked_whole(repo, go, sentence, expected
 @pytest.mark.parametrize("sentence", [
     "The ReadFrom fix `{fix}` from Ada pointed the counter at the tee.",  # what the commit did, with its author between
     "`{discard}` rode in on the same PR as the ReadFrom fix.",
-    "Branch `v1` is still unmerged.",
     "`Makefile` still tells contributors to run `docs`.",
     "`context.go` needs nothing new, since `Makefile` already has `docs`.",
 ])
@@ -371,3 +370,12 @@ def test_an_intention_or_a_doubt_is_not_contradicted_by_a_file_to_come(repo, go,
 def test_a_question_in_the_queue_is_not_done_by_the_pull_request_it_mentions(repo, go):
     claim = repo.check("Not sure yet whether this goes in its own PR or as a follow-up on #13.", section="queue", date="2026-01-01")
     assert claim.verdict == UNVERIFIED and "question" in claim.evidence
+
+
+@pytest.mark.parametrize("sentence, expected", [
+    ("Branch `v1` is merged.", VERIFIED),  # into the mainline: v1 is an ancestor of main
+    ("Branch `v1` is still unmerged.", CONTRADICTED),
+])
+def test_merged_without_saying_into_what_means_the_mainline(repo, go, sentence, expected):
+    result, evidence = verdict(repo, sentence)
+    assert result == expected, evidence
