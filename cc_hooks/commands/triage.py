@@ -233,8 +233,17 @@ class TriageResult:
         if self.verdict == NOVEL:
             return "nothing in the record matches: investigate, then record the cause"
         if self.verdict == INTACT:
+            gone = self.gone_leads
+            if gone:  # the verdict may not contradict a line below it
+                return (f"the best match's fix is still in HEAD, but lead {gone[0].rank} ({gone[0].fixes[0].sha[:12]}) is gone "
+                        f"from HEAD: if that is the fix, a regression")
             return "every prior fix is still in HEAD: likely a new cause"
         return "a prior cause has no fix, or its fix is gone from HEAD: likely a regression"
+
+    @property
+    def gone_leads(self) -> list["PriorCause"]:
+        """Ranked runners-up whose fix is gone (shown, not part of the verdict)."""
+        return [c for c in self.prior if c.rank and c.rank > 1 and c.fixes and any(f.status == "gone" for f in c.fixes)]
 
     def to_dict(self) -> dict:
         data = asdict(self)
@@ -310,10 +319,20 @@ def triage(root: Path, symptoms: list[str], config=None, timeout: float = 30.0, 
             how = match_any(phrasings, entry.title, entry.decision, entry.context)
             if how:
                 result.decisions.append({"date": entry.date, "title": entry.title, "slug": entry.slug, "line": entry.start, "matched_by": how})
-    judged = [c for c in result.prior if c.rank in (None, 1)]  # the runners-up are leads, not verdicts
+    judged = _judged(result.prior)
     if judged:
         result.verdict = INTACT if all(c.fix_intact or _nothing_to_lose(c) for c in judged) else KNOWN
     return result
+
+
+def _judged(prior: list["PriorCause"]) -> list["PriorCause"]:
+    """The causes the verdict speaks for: the record's own and the first ranked commit (the runners-up
+    are leads; a gone one is named beside the verdict, ``TriageResult.gone_leads``). A revert found as a
+    candidate fixed nothing: what it undid is judged as that commit's fix."""
+    return [c for c in prior if c.rank in (None, 1) and not (c.source == "commit" and _REVERT_SUBJECT_RE.match(c.cause))]
+
+
+_REVERT_SUBJECT_RE = re.compile(r'^Revert\s+"')
 
 
 def _nothing_to_lose(cause: "PriorCause") -> bool:
@@ -378,6 +397,7 @@ def _superseded(root: Path, result: TriageResult, timeout: float) -> None:
     cases", then "refine", in #3953); so is a commit whose author changed its lines again in the next
     commits of an unbroken run pushed straight to the branch (dramatiq's "time_limit: define a
     protocol for timeout managers", then "make ctypes timeout manager a daemon", 50 minutes later)."""
+    from cc_hooks.record import fixes as fixmod
     from cc_hooks.record.evidence import is_chore
 
     leads = {f.full_sha for cause in result.prior for f in cause.fixes if f.full_sha} | {m["sha"] for m in result.mentions}
@@ -386,6 +406,8 @@ def _superseded(root: Path, result: TriageResult, timeout: float) -> None:
             if fix.status != "gone" or not fix.by:
                 continue
             removal = fix.detail.split(": likely a regression")[0]
+            if fix.detail.startswith(fixmod.REVERTED):
+                continue  # a revert is no later fix of the same thing: what it undid is gone
             if fix.by in leads:
                 fix.status, fix.intact = "rewritten", True
                 fix.detail = f"changed by {fix.by[:12]}, itself a lead for this symptom: a later fix of the same thing ({removal})"

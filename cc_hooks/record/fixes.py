@@ -13,7 +13,8 @@ names it after renames. Three outcomes:
   put other code in their place, or the lines moved to another file: the fix was reworked,
   not undone (which S and what changed is said);
 - ``gone``: S removed the fix's lines and put nothing in their place, or brought back the
-  lines the fix removed: likely a regression.
+  lines the fix removed, or S is a revert of the fix that no later revert undid
+  (``record.reverts``): likely a regression.
 
 A recorded guard (``tests/x.py::test_y``) is checked too: whether it is still in HEAD.
 Git processes: one ``cat-file --batch`` for every file of every fix (HEAD and the fix's
@@ -29,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 INTACT, REWRITTEN, GONE = "intact", "rewritten", "gone"
+REVERTED = "reverted by"  # how a gone fix's detail begins when a revert took it out
 
 _PREFIX_RE = re.compile(r"(?<![\w\"'])[fFrRbBuU]{1,2}(?=[\"'])")
 _SPACE_RE = re.compile(r"\s+")
@@ -200,7 +202,23 @@ def judge_many(root, fixes: list[tuple], timeout: float = 30.0, blobs: Optional[
     for item in searched:
         results[item.sha] = _verdict(item, changed_by.get(item.sha))
     _moved_by_remover(root, searched, results, timeout)
+    _apply_reverts(root, fixes, results, timeout)
     return results
+
+
+def _apply_reverts(root, fixes: list[tuple], results: dict, timeout: float) -> None:
+    """A fix that HEAD's history reverted (and did not restore) is gone, whatever else was rewritten
+    around it; one whose lines are all back in HEAD anyway stays intact, saying so."""
+    from cc_hooks.record.reverts import reverted
+
+    undone = reverted(root, [sha for sha, _, _, in_head in fixes if in_head and results.get(sha) and results[sha].outcome != "empty"], timeout)
+    for sha, (by_sha, by_subject) in undone.items():
+        found = results[sha]
+        if found.outcome == INTACT:
+            found.detail += f"; {by_sha[:12]} \"{by_subject}\" reverted it, but its lines are in HEAD again"
+            continue
+        results[sha] = Judgement(GONE, f"{REVERTED} {by_sha[:12]} \"{by_subject}\": likely a regression", by_sha,
+                                 found.missing, found.back, found.paths)
 
 
 def brought_names(changes: list[FileChange]) -> set[str]:
@@ -301,16 +319,32 @@ def _compare(root, sha: str, patch: bytes, guard: Optional[str], blobs: dict, in
     notes = "".join(f"; {n}" for n in (renamed_note, guard_note) if n)
     absent = [c.path for c in changes if c.added and blobs.get(f"HEAD:{paths[c.path]}") is None]
     if in_head and absent and len(absent) == len([c for c in changes if c.added]):
-        # Every file the fix added lines to is gone from HEAD under any name git can follow: the code
-        # it fixed was moved beyond recognition or removed; whoever last touched a line back then is
-        # no evidence that the fix is missing from the code that exists now.
-        return Judgement(REWRITTEN, f"{', '.join(absent)} no longer in HEAD (no rename found): the code it fixed "
-                         f"was moved or removed" + notes, paths=paths)
+        # Every file the fix added lines to is gone from HEAD under any name git can follow: unless its
+        # lines are elsewhere in HEAD (moved), the commit that deleted the file took the fix with it.
+        return _deleted(root, changes, absent, paths, notes, timeout)
     if not missing and not back:
         if unjudged == len(changes) and not any(c.binary for c in changes):
             return Judgement("empty", "the commit changes no line that can be compared" + notes, paths=paths)
         return Judgement(INTACT, "its added lines are in HEAD and its removed lines are not (modulo formatting)" + notes, paths=paths)
     return _Pending(sha, changes, missing, back, paths, notes, in_head)
+
+
+def _deleted(root, changes: list[FileChange], absent: list[str], paths: dict, notes: str, timeout: float) -> Judgement:
+    """The fix's files are not in HEAD: moved (its added lines are in other files) or deleted with it."""
+    from cc_hooks.git import run_git
+
+    added = [line.strip() for c in changes for line in c.added if significant(line)]
+    moved = _moved(root, added, timeout)
+    if added and 2 * sum(line.strip() in moved for line in added) >= len(added):
+        where = ", ".join(sorted(set(moved.values())))
+        return Judgement(REWRITTEN, f"{', '.join(absent)} no longer in HEAD; its lines moved to {where}" + notes, paths=paths)
+    out = run_git(root, "log", "-1", "--diff-filter=D", "--format=%H%x1f%s", "HEAD", "--", *absent, check=False, timeout=timeout).strip()
+    by_sha, _, by_subject = out.partition("\x1f")
+    if not by_sha:
+        return Judgement(REWRITTEN, f"{', '.join(absent)} no longer in HEAD (no rename, no deletion found): the code it fixed "
+                         f"was moved or removed" + notes, paths=paths)
+    return Judgement(GONE, f"{by_sha[:12]} \"{by_subject}\" deleted {', '.join(absent)}, and its lines are nowhere else in HEAD: "
+                     f"likely a regression if that code still runs" + notes, by_sha, added, [], paths)
 
 
 def _verdict(item: _Pending, by: Optional[tuple]) -> Judgement:

@@ -181,16 +181,25 @@ def test_who_changed_a_fix_is_remembered_and_extended_from_the_last_tip(fixed, m
     assert judged(root, fix) == result  # the same as a walk of the whole history
 
 
-def test_a_fix_whose_file_left_under_no_followable_name_is_rewritten_not_gone(fixed):
-    """A line of the fix reverted long ago, then the file moved and rewritten beyond rename detection:
-    the old revert is no evidence that the code which exists now lacks the fix."""
+def test_a_fix_whose_file_was_deleted_with_its_lines_is_gone_naming_the_deletion(fixed):
+    """The file moved and was rewritten beyond rename detection, and none of the fix's lines is anywhere
+    in HEAD: "rewritten" would claim a new form nobody can show; the commit that deleted it is named (issue 44)."""
     root, fix = fixed
     commit(root, "quieter deletes", {"db.py": FIXED.replace("    log.debug('deleted rows from %s' % table)\n", "")})
     git(root, "rm", "-q", "db.py")
     commit(root, "new storage layer", {"storage/sql.py": "class Store:\n    def remove(self, table, where):\n"
                                                          "        with self.conn:\n            self.conn.execute(table, where)\n"})
     result = judged(root, fix)
-    assert result.outcome == REWRITTEN and "db.py no longer in HEAD" in result.detail
+    assert result.outcome == GONE and "new storage layer" in result.detail and "deleted db.py" in result.detail
+
+
+def test_a_fix_whose_file_was_deleted_but_whose_lines_moved_is_rewritten(fixed):
+    root, fix = fixed
+    git(root, "rm", "-q", "db.py")
+    other = "".join(f"def helper_{i}(x):\n    return x + {i}\n\n" for i in range(40))  # too new for rename detection
+    commit(root, "split the module", {"storage/sql.py": other + FIXED})
+    result = judged(root, fix)
+    assert result.outcome == REWRITTEN and "moved to storage/sql.py" in result.detail
 
 
 def test_a_commit_taking_out_one_of_many_missing_lines_is_no_removal_of_the_fix(tmp_path):

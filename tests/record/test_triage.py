@@ -206,14 +206,13 @@ def test_many_fixes_are_judged_in_one_batch_each_as_alone(repo, monkeypatch):
     assert judged[fixes["empty"]] == (True, None, "empty") and judged[fixes["reverted"]] == (True, False, "gone")
     assert judged[fixes["changed"]] == (True, True, "rewritten") and judged[fixes["side"]] == (False, False, "not-in-head")
     assert judged[fixes["merge"]] == judged[fixes["topic"]] == (True, True, "intact")
-    # the oldest fix; then, for the one gone fix, the merge that landed it and that merge's branch
-    assert calls.count("rev-list") == 1 + 2 and "merge-base" not in calls
-    # the candidates' files; then, as the revert is its author's next commit, that fix's patch and the run's net patch
-    assert calls.count("diff-tree") == 1 + 2
+    # the oldest fix; the gone fix is git's revert, said by its message: no merge or run of its author is looked up
+    assert calls.count("rev-list") == 1 and "merge-base" not in calls
+    assert calls.count("diff-tree") == 1  # the candidates' files
     assert calls.count("cat-file") == 2 and "apply" not in calls  # object types, then every file of every fix
-    # the history, its changelogs and its tests; who changed the lines of the fixes not intact; the revert's run
-    assert calls.count("log") <= 5 and calls.count("grep") <= 1
-    assert calls.count("for-each-ref") == 1 + 1  # the side-branch fix asks where it lives; the revert's run, whether a tag split it
+    # the history, its changelogs and its tests; who changed the lines of the fixes not intact; the reverts and their subjects
+    assert calls.count("log") <= 6 and calls.count("grep") <= 1
+    assert calls.count("for-each-ref") == 1  # the side-branch fix asks where it lives
     from cc_hooks.commands.triage import FixStatus, PriorCause, _check_fixes
     from cc_hooks.record import history_index
     from cc_hooks.record.trailers import read_commits
