@@ -40,6 +40,8 @@ _TOKEN_RE = re.compile(r"[A-Za-z_]\w*|\d+")
 _FORMATTING_TOKENS = frozenset({"f", "r", "b", "u", "rb", "br", "str", "format", "repr"})
 _DOC_RE = re.compile(r"(^|/)(docs?|changes?|changelog|news|history|releases?)(/|\.|$)|\.(md|rst|txt|adoc)$", re.I)
 _TEST_RE = re.compile(r"(^|/)(tests?|testing|spec)/|(^|/)test_[^/]*$|_test\.\w+$", re.I)
+_MANIFEST_RE = re.compile(r"(^|/)(composer|package|package-lock|tsconfig)\.json$|(^|/)(Cargo|pyproject)\.toml$|(^|/)go\.(mod|sum)$|"
+                          r"\.(lock|ya?ml|gemspec)$|(^|/)Gemfile$", re.I)
 _BARE_KEYWORDS = frozenset("else try finally pass return break continue end fi done do then begin".split())
 _GUARD_RE = re.compile(r"([\w./-]+\.\w+)(?:::(\w+))?")
 
@@ -318,7 +320,8 @@ def _compare(root, sha: str, patch: bytes, guard: Optional[str], blobs: dict, in
     guard_note = _guard_note(guard, blobs, root, timeout)
     notes = "".join(f"; {n}" for n in (renamed_note, guard_note) if n)
     absent = [c.path for c in changes if c.added and blobs.get(f"HEAD:{paths[c.path]}") is None]
-    if in_head and absent and len(absent) == len([c for c in changes if c.added]):
+    code = [c.path for c in changes if c.added and not _MANIFEST_RE.search(c.path)]  # a version bump beside it is no code
+    if in_head and absent and (len(absent) == len([c for c in changes if c.added]) or code and set(code) <= set(absent)):
         # Every file the fix added lines to is gone from HEAD under any name git can follow: unless its
         # lines are elsewhere in HEAD (moved), the commit that deleted the file took the fix with it.
         return _deleted(root, changes, absent, paths, notes, timeout)
@@ -334,12 +337,14 @@ def _deleted(root, changes: list[FileChange], absent: list[str], paths: dict, no
     from cc_hooks.git import run_git
 
     added = [line.strip() for c in changes for line in c.added if significant(line)]
-    moved = _moved(root, added, timeout)
-    if added and 2 * sum(line.strip() in moved for line in added) >= len(added):
-        where = ", ".join(sorted(set(moved.values())))
-        return Judgement(REWRITTEN, f"{', '.join(absent)} no longer in HEAD; its lines moved to {where}" + notes, paths=paths)
     out = run_git(root, "log", "-1", "--diff-filter=D", "--format=%H%x1f%s", "HEAD", "--", *absent, check=False, timeout=timeout).strip()
     by_sha, _, by_subject = out.partition("\x1f")
+    # moved: the commit that deleted the file wrote its lines elsewhere (a line that another file happens to hold is no move)
+    written = set(run_git(root, "diff-tree", "--no-commit-id", "--name-only", "-r", by_sha, check=False, timeout=timeout).split()) if by_sha else set()
+    moved = {line: where for line, where in _moved(root, added, timeout).items() if not by_sha or where in written}
+    if added and 2 * sum(line in moved for line in added) >= len(added):
+        where = ", ".join(sorted(set(moved.values())))
+        return Judgement(REWRITTEN, f"{', '.join(absent)} no longer in HEAD; its lines moved to {where}" + notes, paths=paths)
     if not by_sha:
         return Judgement(REWRITTEN, f"{', '.join(absent)} no longer in HEAD (no rename, no deletion found): the code it fixed "
                          f"was moved or removed" + notes, paths=paths)

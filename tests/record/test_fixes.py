@@ -302,3 +302,18 @@ def test_a_fix_its_remover_defined_again_in_another_file_moved_it(tmp_path: Path
     for fix, removal in zip(fixes, removals):
         result = judged(other, fix)
         assert result.outcome == GONE and result.by == removal, result
+
+
+def test_a_deleted_fix_whose_lines_another_file_happens_to_hold_is_gone_not_moved(tmp_path):
+    """The handler the fix changed was deleted (a manifest bump beside it still exists); another handler
+    has the same line: the deleting commit did not write it there, so it did not move."""
+    git(tmp_path, "init", "-q", "-b", "main")
+    git(tmp_path, "config", "user.email", "t@example.com")
+    git(tmp_path, "config", "user.name", "T")
+    commit(tmp_path, "init", {"composer.json": '{"v": 1}\n', "src/Mandrill.php": "<?php\n$message->setDate(new \\DateTimeImmutable());\n",
+                              "src/Swift.php": "<?php\n$message->setDate(time());\n"})
+    fix = commit(tmp_path, "Fix Swift support for 6.0", {"composer.json": '{"v": 2}\n', "src/Swift.php": "<?php\n$message->setDate(new \\DateTimeImmutable());\n"})
+    git(tmp_path, "rm", "-q", "src/Swift.php")
+    remover = commit(tmp_path, "Remove the Swift handler", {"README.md": "no swift\n"})
+    result = judge(tmp_path, fix, _patches(tmp_path, [fix], 30.0)[fix])
+    assert result.outcome == GONE and result.by == remover, result
