@@ -341,6 +341,10 @@ def _deleted(root, changes: list[FileChange], absent: list[str], paths: dict, no
     by_sha, _, by_subject = out.partition("\x1f")
     # moved: the commit that deleted the file wrote its lines elsewhere (a line that another file happens to hold is no move)
     written = set(run_git(root, "diff-tree", "--no-commit-id", "--name-only", "-r", by_sha, check=False, timeout=timeout).split()) if by_sha else set()
+    same_name = sorted(w for w in written for a in absent if w != a and w.rsplit("/", 1)[-1] == a.rsplit("/", 1)[-1])
+    if same_name:  # "move to src directory": the file went on under its name, beyond rename detection; its later rewrites are no removal
+        return Judgement(REWRITTEN, f"{by_sha[:12]} \"{by_subject}\" moved {', '.join(absent)} to {', '.join(same_name)}, "
+                         f"which no longer has its lines verbatim (rewritten since)" + notes, paths=paths)
     moved = {line: where for line, where in _moved(root, added, timeout).items() if not by_sha or where in written}
     if added and 2 * sum(line in moved for line in added) >= len(added):
         where = ", ".join(sorted(set(moved.values())))

@@ -317,3 +317,18 @@ def test_a_deleted_fix_whose_lines_another_file_happens_to_hold_is_gone_not_move
     remover = commit(tmp_path, "Remove the Swift handler", {"README.md": "no swift\n"})
     result = judge(tmp_path, fix, _patches(tmp_path, [fix], 30.0)[fix])
     assert result.outcome == GONE and result.by == remover, result
+
+
+def test_a_file_moved_beyond_rename_detection_by_the_deleting_commit_is_rewritten_not_gone(tmp_path):
+    """click's "move to src directory" deleted click/_termui_impl.py and wrote src/click/_termui_impl.py,
+    rewritten since: the fix went on under its name; that its lines changed later is no removal."""
+    git(tmp_path, "init", "-q", "-b", "main")
+    git(tmp_path, "config", "user.email", "t@example.com")
+    git(tmp_path, "config", "user.name", "T")
+    commit(tmp_path, "init", {"pkg/pager.py": "def pager(cmd):\n    run(cmd)\n"})
+    fix = commit(tmp_path, "Ignore broken PAGER values", {"pkg/pager.py": "def pager(cmd):\n    if not cmd.strip():\n        return fallback()\n    run(cmd)\n"})
+    git(tmp_path, "rm", "-q", "pkg/pager.py")
+    commit(tmp_path, "move to src directory", {"src/pkg/pager.py": "".join(f"# header line {i}\n" for i in range(30))
+                                                + "def pager(command: str) -> None:\n    if command.isspace() or not command:\n        return use_fallback()\n    run(command)\n"})
+    result = judge(tmp_path, fix, _patches(tmp_path, [fix], 30.0)[fix])
+    assert result.outcome == REWRITTEN and "moved pkg/pager.py to src/pkg/pager.py" in result.detail, result
