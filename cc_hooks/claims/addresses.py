@@ -66,7 +66,7 @@ _BRANCH_CUE_RE = re.compile(
 )
 _VERSION_TAG_RE = re.compile(r"(?:[A-Za-z][\w.]*[-_])?v?\d+\.\d+(?:\.\d+)*(?:[-+][\w.]+)?")
 _IN_RELEASE_CUE_RE = re.compile(r"\b(?:is|are|was|were|went\s+out|went|made\s+it|got|only|also|already|contained|included)\s+"
-                                r"(?:not\s+)?(?:already\s+|also\s+|only\s+)?(?:in|into)\s+(?:the\s+)?", re.IGNORECASE)
+                                r"(?:not\s+)?(?:already\s+|also\s+|only\s+)?(?:in|into|part\s+of)\s+(?:the\s+)?", re.IGNORECASE)
 _BRANCH_AFTER_RE = re.compile(r"\s+branch(?:es)?\b", re.IGNORECASE)
 _ON_CUE_RE = re.compile(r"\b(?:on|from|into)\s*", re.IGNORECASE)
 _COMMON_BRANCHES = frozenset("main master develop dev trunk next stable".split())

@@ -69,8 +69,9 @@ DOC_PLAN_HEADING_RE = re.compile(
 _NAME = r"(`?)([A-Za-z0-9][\w./+-]*[\w/+-]|[A-Za-z0-9])`?"  # (tick, name)
 # "merged into `main`", "merged `fix/x` into `main`": (verb, tick, target)
 _MERGED_RE = re.compile(
-    rf"\b(not\s+(?:yet\s+|been\s+)*merged|never\s+(?:been\s+)?merged|unmerged|merged)\s+(?:`[^`\s]+`\s+)?(?:in)?to\s+{_NAME}", re.IGNORECASE
+    rf"\b(not\s+(?:yet\s+|been\s+)*(?:merged|landed)|never\s+(?:been\s+)?(?:merged|landed)|unmerged|merged|landed)\s+(?:`[^`\s]+`\s+)?(?:(?:in)?to|on)\s+{_NAME}", re.IGNORECASE
 )
+_LANDED_IN_SHA_RE = re.compile(r"\blanded\s+(?:on|in)\s+`?[\w./-]+`?\s+(?:in|as|with|via)\s+`?[0-9a-fA-F]{7,40}", re.IGNORECASE)
 _MERGED_HERE_RE = re.compile(r"`(?P<name>[^`\s]+)`\s+(?:is|was|has\s+been|got)\s+(?P<how>(?:still\s+|already\s+|fully\s+|not\s+(?:yet\s+)?|never\s+(?:been\s+)?)?"
                              r"(?:merged|unmerged))\b(?!\s+(?:in)?to\b|\s+(?:as|in|by|with)\s+`)", re.IGNORECASE)
 _BRANCH_AT_RE = re.compile(
@@ -178,8 +179,10 @@ def git_assertions(text: str) -> list[Assertion]:
         if addr.looks_like_branch(name, quoted=True) and not any(a.what == "branch_at" and a.sha == sha for a in found):
             found.append(Assertion("branch_at", target=name, sha=sha))
     for match in _MERGED_RE.finditer(text):
-        negated = not match.group(1).lower().startswith("merged")
+        negated = not match.group(1).lower().startswith(("merged", "landed"))
         target = match.group(3).rstrip(".,;:")
+        if "landed" in match.group(1).lower() and _LANDED_IN_SHA_RE.search(text):
+            continue  # "landed on `main` in `S`": where the commit is, judged with the commit (verify_git)
         if addr.looks_like_branch(target, quoted=bool(match.group(2))):
             found.append(Assertion("merged", negated=negated, target=target))
     if not any(a.what == "merged" for a in found):

@@ -43,15 +43,17 @@ _AUTHORED_RES = (
     re.compile(rf"{_S}\s+(?:was|is)\s+(?:authored|written|committed)\s+by\s+{_NAME}"),
     re.compile(rf"\b(?:the\s+)?author\s+of\s+{_S}\s+(?:is|was)\s+{_NAME}", re.I),
     re.compile(rf"{_NAME}\s+(?:authored|wrote)\s+{_S}"),
+    # "`S` is Jay George's": a possessive of a person's name
+    re.compile(rf"{_S}\s+(?:\([^)]*\)\s+)?(?:is|was)\s+{_NAME}'s\b"),
     # "#1758 was authored by X", "The #1812 overload was authored by X": the pull request's commit
     re.compile(rf"(#\d{{1,6}})\b(?:\s+[\w-]+){{0,3}}?\s+(?:was|is)\s+(?:authored|written)\s+by\s+{_NAME}"),
 )
 _ORDER_RES = (
     (re.compile(rf"{_S}\s+(?:came|comes|was\s+committed|landed|is|was)\s+(before|after|earlier\s+than|later\s+than)\s+{_S}", re.I), None),
-    (re.compile(rf"{_S}\s+(precedes|preceded|follows|followed)\s+{_S}", re.I), None),
+    (re.compile(rf"{_S}\s+(precedes|preceded|predates|predated|follows|followed|postdates|postdated)\s+{_S}", re.I), None),
     (re.compile(rf"{_S}\s+is\s+(older|newer)\s+than\s+{_S}", re.I), None),
 )
-_AFTER_WORDS = ("after", "later than", "follows", "followed", "newer")
+_AFTER_WORDS = ("after", "later than", "follows", "followed", "newer", "postdate")
 _ON_BRANCH = r"(?:\s+on\s+`?(?:main|master|trunk|HEAD)`?)?"
 _IT_UNCHANGED_RE = re.compile(rf"(?P<path>)\b(?:it|which|that\s+file)\s+(?:has|had)\s*(?:n[o']t|not|never)\s+(?:been\s+)?(?:changed|touched|modified|edited|updated)"
                               rf"{_ON_BRANCH}\s+since\s+(?:the\s+)?{_POINT}", re.I)
@@ -76,7 +78,7 @@ _RELEASE_RES = (
     re.compile(rf"{_S}[^.;]*?\b(?P<first>first\s+)?(?:released|shipped)\s+(?:first\s+)?in\s+`(?P<tag>[^`]+)`", re.I),
     re.compile(rf"{_S}\s+is\s+(?P<first>)in\s+(?:the\s+)?`(?P<tag>[^`]+)`\s+(?:tag|release)\b", re.I),
     # "`S` is in `parent-3.17.0`", "`S` went out in `v2.1` as well": a version-shaped tag is a release
-    re.compile(rf"{_S}[^.;`]*?\b(?:is|was|are|were|went\s+out|went|made\s+it|got)\s+(?P<first>)(?:already\s+|also\s+)?(?:in|into)\s+"
+    re.compile(rf"{_S}[^.;`]*?\b(?:is|was|are|were|went\s+out|went|made\s+it|got)\s+(?P<first>)(?:already\s+|also\s+)?(?:in|into|part\s+of)\s+"
                rf"(?:the\s+)?`(?P<tag>[\w.+-]*\d+\.\d+[\w.+-]*)`", re.I),
 )
 # "the key work from #727 first shipped in `0.4.30`": a pull request, by the number its merge or squash names
@@ -105,7 +107,7 @@ _CONTENT_VERBS = (r"says|targets|holds|carries|runs|requires|defines|declares|ex
                   r"mentions|contains|configures|enables|imports|registers|documents|describes|handles|starts|opens|keeps|"
                   r"tells|forces|includes|references|"
                   r"has\s+carried|has\s+held|has|have")
-_CONTENT_RE = re.compile(rf"`(?P<path>[^`\s]+)`(?:\s+on\s+`[^`\s]+`)?\s+(?:now\s+|still\s+|also\s+)?(?P<verb>{_CONTENT_VERBS})\s+(?P<object>[^;]+)", re.I)
+_CONTENT_RE = re.compile(rf"`(?P<path>[^`\s]+)`(?:\s+on\s+`[^`\s]+`)?\s+(?:now\s+|still\s+|also\s+|already\s+)?(?P<verb>{_CONTENT_VERBS})\s+(?P<object>[^;]+)", re.I)
 _DEFINED_AT_RE = re.compile(
     r"`(?P<name>[^`]+)`\s+(?P<how>is\s+(?:defined|declared|written)\s+|starts\s+|begins\s+|lives\s+|sits\s+|is\s+)?(?:at|on)\s+(?:line\s+\d+\s+of\s+)?`(?P<path>[^`\s]+:\d+)`"
 )

@@ -49,10 +49,10 @@ PREDICATES = (
        "name the reverting commit: \"`S` reverted `R`\""),
     _p("reverts another commit", r"\breverts?\b|\breverted\b|\brestored\s+by\s+the\s+revert\b", "reverts reverted",
        "name both commits: \"`S` reverts `R`\""),
-    _p("who authored it", r"\b(?:authored|written|signed(?:-off)?)\s+by\b|\bcommitted\s+by\s+(?!the\b|an?\b|`)|\bauthor\s+(?:is|was)\b|\b(?:is|was)\s+by\s+[A-Z]", "authored",
+    _p("who authored it", r"\b(?:authored|written|signed(?:-off)?)\s+by\b|`\s+(?:\([^)]*\)\s+)?(?:is|was)\s+(?-i:[A-Z])[\w.-]*(?:\s+(?-i:[A-Z])[\w.-]*)*'s\b|\bcommitted\s+by\s+(?!the\b|an?\b|`)|\bauthor\s+(?:is|was)\b|\b(?:is|was)\s+by\s+[A-Z]", "authored",
        "\"`S` was authored by <name as in git log>\""),
     _p("the order of the commits", r"\b(?:came|comes|landed|was\s+committed)\s+(?:before|after)\s+`|\b(?:precedes|preceded|follows|followed)\s+`|"
-       r"\b(?:older|newer|earlier|later)\s+than\s+`|\b(?:parent|child)\s+of\s+`", "before",
+       r"\b(?:older|newer|earlier|later)\s+than\s+`|\b(?:parent|child)\s+of\s+`|\b(?:predates|predated|postdates|postdated)\s+`", "before",
        "\"`A` came before `B`\" with both shas"),
     _p("whether it changed since then", r"\b(?:has|have|had)\s*(?:n[o']t|not|never)\s+(?:been\s+)?(?:changed|touched|modified|edited|updated)\b|"
        r"\b(?:not|never|nobody|no\s+one)\s+(?:been\s+)?(?:changed|touched|modified|edited)\b|\bunchanged\b|\buntouched\b|"
@@ -62,7 +62,7 @@ PREDICATES = (
        "\"the latest release tag is `vX`\""),
     _p("which release shipped it", r"\b(?:first\s+)?(?:shipped|released|published)\s+(?:in|as|with|on)\b|\bfirst\s+(?:released|shipped|release)\b|"
        r"\bmade\s+it\s+into\b|\b(?:is|was|are|were)\s+(?:part\s+of|in)\s+(?:the\s+)?(?:release\s+)?`?v?\d+\.\d+|\btagged\s+(?:on|from|in)\b|"
-       r"\b(?:is|was|are|were|went\s+out|went|got)\s+(?:not\s+|n't\s+)?(?:already\s+|also\s+|only\s+)?(?:in|into)\s+(?:the\s+)?`[\w.+-]*\d+\.\d+|"
+       r"\b(?:is|was|are|were|went\s+out|went|got)\s+(?:not\s+|n't\s+)?(?:already\s+|also\s+|only\s+)?(?:in|into|part\s+of)\s+(?:the\s+)?`[\w.+-]*\d+\.\d+|"
        r"\bon\s+the\s+same\s+day\b", "in_release reached code_released",
        "\"`S` is in the `vX` tag\""),
     _p("whether the same change is elsewhere", r"\bsquash(?:ed)?[- ]?merged\b|\bcherry-?pick(?:ed)?\s+(?:to|into|onto)\b|\bbackported\s+(?:to|into)\b|"
@@ -76,9 +76,11 @@ PREDICATES = (
        "\"`S` renamed `old` to `new`\" or \"`S` removed `name`\"", past=True),
     # Any other thing a commit is said to have done ("`S` only touched test files", "`S` was authored in 2022",
     # "X was bumped to 1.23 in `S`"): some statement about the commit must check it, else it is unmodeled.
-    _p("what the commit is said to have done", rf"`[0-9a-fA-F]{{7,40}}`\s+(?:\([^)]*\)\s+)?(?:(?:from|by)\s+[\w.@-]+(?:\s+[A-Z][\w.-]+)?\s+)?(?:also\s+|only\s+|just\s+|then\s+|first\s+|finally\s+)?"
+    _p("what the commit is said to have done", rf"`(?:[0-9a-fA-F]{{7,40}}|(?=[a-f]*\d)[0-9a-f]{{3,6}})`\s+(?:\([^)]*\)\s+)?(?:(?:from|by)\s+[\w.@-]+(?:\s+[A-Z][\w.-]+)?\s+)?(?:also\s+|only\s+|just\s+|then\s+|first\s+|finally\s+)?"
        rf"(?:(?:was|were|got)\s+)?(?:{_IRREGULAR}|{_NOT_PLACE}[a-z]+ed)\b|\b{_NOT_PLACE}[a-z]+ed\b(?:\s+[\w.-]+){{0,6}}?\s+(?:in|by|with)\s+(?:the\s+[\w-]+\s+)?`[0-9a-fA-F]{{7,40}}`",
        _COMMIT_KINDS, "\"`S` added `name`\", \"`S` changed `path`\" or \"`S` fixed <the words of its subject>\""),
+    _p("what the commit is said to have done", r"\b(?:came|comes|originated)\s+from\s+`[0-9a-fA-F]{7,40}`", _COMMIT_KINDS,
+       "\"`S` added `name`\""),
     _p("how many commits", r"\b(?:has|have|had|with|is|are)\s+(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|a\s+few|several)\s+"
        r"(?:more\s+)?commits?\b|\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten)\s+commits?\s+(?:ahead|behind)\b",
        "commit_count", "\"`b` is N commits ahead of `main`\""),
@@ -109,7 +111,7 @@ PREDICATES = (
        "\"`path` was last changed in `S`\""),
     _p("whether it is an ancestor", r"\bancestor\s+of\b|\bdescendant\s+of\b|\bcontained\s+in\s+`", "merged reachable",
        "\"`S` is on `branch`\""),
-    _p("what the file says", r"`(?P<subj>[^`\s]+)`(?::\d+)?(?:\s+on\s+`[^`\s]+`)?\s+(?:now\s+|still\s+|also\s+|only\s+|no\s+longer\s+|(?:does\s*n[o']t|doesn't|does\s+not|never)\s+)?"
+    _p("what the file says", r"`(?P<subj>[^`\s]+)`(?::\d+)?(?:\s+on\s+`[^`\s]+`)?\s+(?:now\s+|still\s+|also\s+|already\s+|only\s+|no\s+longer\s+|(?:does\s*n[o']t|doesn't|does\s+not|never)\s+)?"
        r"(?:says|say|targets|holds|carries|carried|runs|requires|defines|declares|exposes|exports|calls|uses|sets|pins|lists|mentions|"
        r"contains|configures|enables|disables|imports|reads|registers|documents|describes|handles|points\s+to|starts|ends|opens|"
        r"keeps|tells|forces|includes|references|"

@@ -107,7 +107,7 @@ _PLAIN_REACH_RE = re.compile(
 # A sha after these is a point of reference, not the commit that did the work.
 _NOT_AUTHOR_RE = re.compile(
     r"\b(?:revert(?:ed|s|ing)?|rebased?\s+(?:on(?:to)?)?|based\s+on|on\s+top\s+of|since|after|before|until|up\s+to|"
-    r"compared?\s+(?:with|to|against)|diff(?:ed)?\s+against|bisect(?:ed)?|between|from|parent|ancestor|at|@|"
+    r"compared?\s+(?:with|to|against)|diff(?:ed)?\s+against|bisect(?:ed)?|between|(?<!came\s)(?<!comes\s)from|parent|ancestor|at|@|"
     r"cherry-?pick(?:ed)?|squash(?:ed)?|amend(?:ed)?|reset\s+(?:to|--hard)?|checkout|checked\s+out|"
     r"older\s+than|newer\s+than|descendant\s+of|introduced\s+(?:the\s+)?(?:bug|regression)|broke|broken\s+(?:by|in)|regressed\s+in|caused\s+by)\s*(?:commit\s+)?$",
     re.I,
@@ -313,7 +313,7 @@ _AUTHOR_BEFORE_RE = re.compile(
     r"(?!(?:based|pushed|tagged|reverted|rebased|detached|checked|passed|failed|deployed|released|published|tested|verified|built|authored|"
     r"committed|created|reported|discussed|mentioned|described|explained|noted|cited|reviewed|approved|blamed|bisected)\b)[a-z]{3,}ed)"
     r"\s+(?:[\w.'-]+\s+){0,4}?(?:in|as|with|by|via)(?:\s+(?:the|a|an)\s+[\w-]+)?|"
-    r"\b(?:is|was|are|were)|\bfix(?:es)?\s*(?:is|was|:)|\bcommit)\s*(?:commit\s+)?$",
+    r"\b(?:is|was|are|were)|\bfix(?:es)?\s*(?:is|was|:)|\bcommit|\b(?:came|comes|originated)\s+from)\s*(?:commit\s+)?$",
     re.I,
 )
 _AUTHOR_AFTER_RE = re.compile(

@@ -379,3 +379,21 @@ def test_a_question_in_the_queue_is_not_done_by_the_pull_request_it_mentions(rep
 def test_merged_without_saying_into_what_means_the_mainline(repo, go, sentence, expected):
     result, evidence = verdict(repo, sentence)
     assert result == expected, evidence
+
+
+@pytest.mark.parametrize("sentence, expected", [
+    ("`{bump22}` predates `{bump23}`.", VERIFIED),
+    ("`{bump23}` predates `{bump22}`.", CONTRADICTED),
+    ("`{clone}` (the Clone method) is Ada Lovelace's.", CONTRADICTED),  # a possessive names the author
+    ("`{clientip}` is already part of `v1.1`.", VERIFIED),
+    ("`{clone}` is already part of `v1.1`.", CONTRADICTED),
+    ("`context.go` already has `Clone`.", VERIFIED),
+    ("`context.go` already has `Reset`.", CONTRADICTED),
+    ("Context.Clone came from `{clone}`.", VERIFIED),  # "came from" is the commit's work, checked
+    ("Context.Clone came from `{bump22}`.", CONTRADICTED),  # and the evidence names the commit that did it
+    ("Branch `main` has landed on `v1`.", CONTRADICTED),  # a branch landed on a branch: ancestry
+    ("Branch `v1` has landed on `main`.", VERIFIED),
+])
+def test_predates_possessive_authors_already_and_landed_on(repo, go, sentence, expected):
+    result, evidence = verdict(repo, sentence.format(**go))
+    assert result == expected, evidence
