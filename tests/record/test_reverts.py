@@ -3,7 +3,6 @@ only, and a fix whose lines came back after its revert, on real repositories."""
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -11,26 +10,13 @@ import pytest
 from cc_hooks.commands.triage import KNOWN, _patches, triage
 from cc_hooks.record.fixes import GONE, INTACT, judge
 from cc_hooks.record.reverts import reverted
-
-
-def git(root: Path, *args: str) -> str:
-    return subprocess.run(["git", "-C", str(root), *args], check=True, capture_output=True, text=True).stdout
-
-
-def commit(root: Path, message: str, files: dict[str, str]) -> str:
-    for name, text in files.items():
-        (root / name).parent.mkdir(parents=True, exist_ok=True)
-        (root / name).write_text(text)
-        git(root, "add", name)
-    git(root, "commit", "-q", "-m", message)
-    return git(root, "rev-parse", "HEAD").strip()
+from record.repo_helpers import commit_files as commit
+from record.repo_helpers import git, new_repo
 
 
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
-    git(tmp_path, "init", "-q", "-b", "main")
-    git(tmp_path, "config", "user.email", "t@example.com")
-    git(tmp_path, "config", "user.name", "T")
+    new_repo(tmp_path)
     commit(tmp_path, "init", {"writer.go": "func scan(line string) {\n\treturn split(line)\n}\n"})
     return tmp_path
 
