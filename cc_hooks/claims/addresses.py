@@ -159,6 +159,8 @@ def _classify_span(token: str, cues: _Cues, at: int) -> Optional[Address]:
         return None
     if token.startswith("@") or _is_media_type(token) or _is_module_path(token):  # `@scope/package`, `text/plain`
         return None
+    if re.fullmatch(r"[\w.-]+/HEAD", token):  # `origin/HEAD`: a remote's symbolic ref, not a branch or a path to look up
+        return None
     if not has_ext and cues.before(_ON_CUE_RE, at) and (token in _COMMON_BRANCHES or "-" in token):
         return Address(NAME, token)
     if "/" in path.value.rstrip("/") and not has_ext and path.line is None:

@@ -45,6 +45,7 @@ _AUTHORED_RES = (
     re.compile(rf"{_NAME}\s+(?:authored|wrote)\s+{_S}"),
     # "`S` is Jay George's": a possessive of a person's name
     re.compile(rf"{_S}\s+(?:\([^)]*\)\s+)?(?:is|was)\s+{_NAME}'s\b"),
+    re.compile(rf"\b(?:is|was)\s+{_NAME}'s\s+{_S}"),  # "… support is Sindre's `c488be0`"
     # "#1758 was authored by X", "The #1812 overload was authored by X": the pull request's commit
     re.compile(rf"(#\d{{1,6}})\b(?:\s+[\w-]+){{0,3}}?\s+(?:was|is)\s+(?:authored|written)\s+by\s+{_NAME}"),
 )
@@ -111,7 +112,8 @@ _CONTENT_RE = re.compile(rf"`(?P<path>[^`\s]+)`(?:\s+on\s+`[^`\s]+`)?\s+(?:now\s
 _DEFINED_AT_RE = re.compile(
     r"`(?P<name>[^`]+)`\s+(?P<how>is\s+(?:defined|declared|written)\s+|starts\s+|begins\s+|lives\s+|sits\s+|is\s+)?(?:at|on)\s+(?:line\s+\d+\s+of\s+)?`(?P<path>[^`\s]+:\d+)`"
 )
-_ANCESTOR_RE = re.compile(r"(?:\bbranch\s+)?`(?P<subject>[^`]+)`\s+(?:is|was)\s+(?:an\s+)?ancestor\s+of\s+(?:`(?P<target>[^`]+)`|(?P<head>HEAD)\b)", re.I)
+_ANCESTOR_RE = re.compile(r"(?:\bbranch\s+)?`(?P<subject>[^`]+)`\s+(?:is|was)\s+(?P<neg>not\s+|n't\s+|never\s+)?(?:an\s+)?ancestor\s+of\s+"
+                          r"(?:`(?P<target>[^`]+)`|(?P<head>HEAD)\b)", re.I)
 # Words that name a kind of thing, not what it says: "the Windows section", "the plugin API tests".
 _KIND_WORDS = frozenset("""section sections test tests case cases notes note paragraph part block entry entries function functions
     method methods class classes module helper helpers list value setting settings option options too yet here there
@@ -138,6 +140,24 @@ _COUNT_RES = (
 )
 
 
+# "`b` forks from `S`" (from the mainline), "where `b` forks from `m`" with the sentence's commit: the merge base
+_FORK_RE = re.compile(r"`(?P<branch>[^`\s]+)`\s+(?:forks|forked|branches|branched)\s+(?:off\s+)?(?:from|at)\s+`(?P<base>[^`\s]+)`", re.I)
+
+
+def fork_statements(text: str) -> list[Assertion]:
+    """``fork_point``: target = the branch, detail = the branch it forks from (None: the mainline), sha = the fork commit."""
+    found = []
+    for match in _FORK_RE.finditer(text):
+        branch, base = match.group("branch"), match.group("base")
+        if re.fullmatch(r"[0-9a-fA-F]{7,40}", base):
+            found.append(Assertion("fork_point", target=branch, sha=base.lower()))
+            continue
+        sha = re.search(r"`([0-9a-fA-F]{7,40})`", text)
+        if sha:
+            found.append(Assertion("fork_point", target=branch, detail=base, sha=sha.group(1).lower()))
+    return found
+
+
 def count_statements(text: str) -> list[Assertion]:
     """How many commits one ref has that another lacks: ``target``..``detail`` is counted (sha holds N)."""
     found = []
@@ -155,11 +175,12 @@ def count_statements(text: str) -> list[Assertion]:
 
 def history_statements(text: str, addresses: list[Address]) -> list[Assertion]:
     text = text.replace("``", "`")  # reStructuredText's literals
-    found: list[Assertion] = count_statements(text)
+    found: list[Assertion] = count_statements(text) + fork_statements(text)
     for pattern in _AUTHORED_RES:
         for match in pattern.finditer(text):
             groups = match.groups()
-            sha, name = (groups[1], groups[0]) if pattern is _AUTHORED_RES[2] else groups
+            sha_first = re.fullmatch(r"[0-9a-fA-F]{4,40}|#\d+", groups[0]) is not None
+            sha, name = groups if sha_first else (groups[1], groups[0])
             found.append(Assertion("authored", sha=sha.lower(), detail=_trim_name(name)))
     for pattern, _ in _ORDER_RES:
         for match in pattern.finditer(text):
@@ -370,11 +391,11 @@ def mentions(text: str, addresses: list[Address]) -> list[Assertion]:
                   t.strip("`") not in {a.value for a in addresses} | {str(a) for a in addresses}]  # not the shas, refs, paths
         found.append(Assertion("mentions", target=address.value, line=address.line, detail=" ".join(words)))
     for match in _ANCESTOR_RE.finditer(text):
-        subject, target = match.group("subject"), match.group("target") or "HEAD"
+        subject, target, negated = match.group("subject"), match.group("target") or "HEAD", bool(match.group("neg"))
         if re.fullmatch(r"[0-9a-fA-F]{4,40}", subject):
-            found.append(Assertion("reachable", target=target))
+            found.append(Assertion("reachable", negated=negated, target=target))
         else:
-            found.append(Assertion("merged", target=target))
+            found.append(Assertion("merged", negated=negated, target=target))
     for match in _CONFIGURED_IN_RE.finditer(text):
         address = paths.get(match.group("path"))
         if address is None or _negative(match.group(0)):

@@ -49,13 +49,14 @@ PREDICATES = (
        "name the reverting commit: \"`S` reverted `R`\""),
     _p("reverts another commit", r"\breverts?\b|\breverted\b|\brestored\s+by\s+the\s+revert\b", "reverts reverted",
        "name both commits: \"`S` reverts `R`\""),
-    _p("who authored it", r"\b(?:authored|written|signed(?:-off)?)\s+by\b|`\s+(?:\([^)]*\)\s+)?(?:is|was)\s+(?-i:[A-Z])[\w.-]*(?:\s+(?-i:[A-Z])[\w.-]*)*'s\b|\bcommitted\s+by\s+(?!the\b|an?\b|`)|\bauthor\s+(?:is|was)\b|\b(?:is|was)\s+by\s+[A-Z]", "authored",
+    _p("who authored it", r"\b(?:authored|written|signed(?:-off)?)\s+by\b|`\s+(?:\([^)]*\)\s+)?(?:is|was)\s+(?-i:[A-Z])[\w.-]*(?:\s+(?-i:[A-Z])[\w.-]*)*'s\b|\b(?:is|was)\s+(?-i:[A-Z])[\w.-]*'s\s+`[0-9a-fA-F]{7,40}`|\bcommitted\s+by\s+(?!the\b|an?\b|`)|\bauthor\s+(?:is|was)\b|\b(?:is|was)\s+by\s+[A-Z]", "authored",
        "\"`S` was authored by <name as in git log>\""),
     _p("the order of the commits", r"\b(?:came|comes|landed|was\s+committed)\s+(?:before|after)\s+`|\b(?:precedes|preceded|follows|followed)\s+`|"
        r"\b(?:older|newer|earlier|later)\s+than\s+`|\b(?:parent|child)\s+of\s+`|\b(?:predates|predated|postdates|postdated)\s+`", "before",
        "\"`A` came before `B`\" with both shas"),
     _p("whether it changed since then", r"\b(?:has|have|had)\s*(?:n[o']t|not|never)\s+(?:been\s+)?(?:changed|touched|modified|edited|updated)\b|"
        r"\b(?:not|never|nobody|no\s+one)\s+(?:been\s+)?(?:changed|touched|modified|edited)\b|\bunchanged\b|\buntouched\b|"
+       r"\b(?:was|were)\s*(?:n[o']t|not|never)\s+(?:changed|touched|modified|edited|updated)\b|"
        r"\b(?:changed|modified|touched|edited|updated)\s+(?:again\s+)?(?:since|after)\b|\bsince\s+(?:then|it\s+was)\b", "changed_since",
        "\"`path` has not changed since `S`\""),
     _p("which release is latest", r"\b(?:latest|newest|most\s+recent|last|current)\s+(?:stable\s+)?(?:release|tag|version|commit)\b", "latest_tag",
@@ -109,6 +110,8 @@ PREDICATES = (
        "", "state what was found: \"`S` is not on `branch`\""),
     _p("when it was last changed", r"\blast\s+(?:modified|changed|touched|edited|updated)\b", "last_changed",
        "\"`path` was last changed in `S`\""),
+    _p("where the branch forks", r"\bfork(?:s|ed)?\s+(?:off\s+)?(?:from|at)\b|\bbranch(?:es|ed)\s+(?:off\s+)?(?:from|at)\b|\bmerge[- ]base\b",
+       "fork_point", "\"`S` is on `branch`\" and \"`branch` is N commits ahead of `main`\""),
     _p("whether it is an ancestor", r"\bancestor\s+of\b|\bdescendant\s+of\b|\bcontained\s+in\s+`", "merged reachable",
        "\"`S` is on `branch`\""),
     _p("what the file says", r"`(?P<subj>[^`\s]+)`(?::\d+)?(?:\s+on\s+`[^`\s]+`)?\s+(?:now\s+|still\s+|also\s+|already\s+|only\s+|no\s+longer\s+|(?:does\s*n[o']t|doesn't|does\s+not|never)\s+)?"

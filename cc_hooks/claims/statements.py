@@ -320,7 +320,7 @@ _AUTHOR_AFTER_RE = re.compile(
     r"^\s*(?:\([^)]*\)\s*)?(?:also\s+|first\s+|finally\s+)?(?:fixed|fixes|adds|added|introduced|introduces|implements|implemented|"
     r"removes|removed|deletes|deleted|drops|dropped|makes|made|does|did|changed|changes|moved|moves|renamed|renames|"
     r"refactored|refactors|enables|enabled|disables|disabled|deprecates|deprecated|is\s+the|was\s+the|has\s+the|"
-    r"(?:is|was)\s+where|(?:is|was)\s+(?:a|an|our|my)\b|"
+    r"(?:is|was)\s+where|(?:is|was)\s+(?:a|an|our|my)\b(?!\s+(?:ancestor|descendant|parent|child)\b)|"
     r"brings|brought|lands|landed|solves|solved|closes|closed|replaces|replaced|updates|updated|"
     r"(?:is|was)\s+for|(?!(?:based|pushed|tagged|reverted|merged|rebased|detached|checked|passed|failed|deployed|released|published|shipped|tested|verified|built|red|authored|committed|created|introduced)\b)[a-z]{3,}ed)\b",  # "`S` shipped the X", "`S` was for the Y"
     re.I,

@@ -18,7 +18,7 @@ from cc_hooks.claims.words import whole_name
 
 NAME = "history"
 KINDS = ("authored", "before", "changed_since", "latest_tag", "reverted", "reverts", "mentions", "in_release", "reached",
-         "created", "renamed", "last_changed", "exists_at", "commit_count")  # JUDGES, below
+         "created", "renamed", "last_changed", "exists_at", "commit_count", "fork_point")  # JUDGES, below
 MAX_BLOB = 2 * 1024 * 1024
 WITHIN = 40  # lines above a pointer searched for the definition whose block holds it ("`f()` at `x.py:23`")
 
@@ -490,6 +490,21 @@ def _commit_count(ctx, a: Assertion, commits, texts, blobs):
     return label, VERIFIED if int(out) == a.line else CONTRADICTED, fact
 
 
+def _fork_point(ctx, a: Assertion, commits, texts, blobs):
+    """"`b` forks from `S`": the merge base of b and the branch it forks from (the mainline when unnamed) is S."""
+    branch = ctx.resolve_ref(a.target or "")
+    base = ctx.resolve_ref(a.detail) if a.detail else next((r for r in map(ctx.resolve_ref, ("main", "master")) if r is not None), None)
+    label = f"fork point of {a.target}"
+    full = commits.get(a.sha or "")
+    if branch is None or base is None or full is None:
+        return label, UNVERIFIED, f"{a.target if branch is None else (a.detail or 'the mainline') if base is None else a.sha} is not here: where it forks is not checked"
+    fork = ctx.git("merge-base", branch.sha, base.sha, check=False).strip()
+    if not fork:
+        return label, UNVERIFIED, f"{branch.short} and {base.short} share no commit"
+    fact = f"{branch.short} forks from {base.short} at {_short(fork)}"
+    return label, VERIFIED if fork == full else CONTRADICTED, fact
+
+
 def _exists_at(ctx, a: Assertion, commits, texts, blobs):
     refname = "HEAD" if a.detail == "HEAD" else getattr(ctx.resolve_ref(a.detail or ""), "refname", None)
     label = f"{a.target} on {a.detail}"
@@ -502,4 +517,4 @@ def _exists_at(ctx, a: Assertion, commits, texts, blobs):
 
 JUDGES = {"authored": _authored, "before": _before, "changed_since": _changed_since, "latest_tag": _latest_tag,
           "reverted": _reverted, "reverts": _reverts, "mentions": _mentions, "in_release": _in_release, "reached": _reached, "created": _created, "renamed": _renamed,
-          "last_changed": _last_changed, "exists_at": _exists_at, "commit_count": _commit_count}
+          "last_changed": _last_changed, "exists_at": _exists_at, "commit_count": _commit_count, "fork_point": _fork_point}

@@ -397,3 +397,22 @@ def test_merged_without_saying_into_what_means_the_mainline(repo, go, sentence, 
 def test_predates_possessive_authors_already_and_landed_on(repo, go, sentence, expected):
     result, evidence = verdict(repo, sentence.format(**go))
     assert result == expected, evidence
+
+
+@pytest.mark.parametrize("sentence, expected", [
+    ("`{clone}` is not an ancestor of `v1`.", VERIFIED),  # a negated ancestry: v1 stops at the first commit
+    ("`{base}` is not an ancestor of `v1`.", CONTRADICTED),
+    ("`{base}` is an ancestor of `v1`.", VERIFIED),  # "is an ancestor" is no description of the commit's work
+    ("Go floor support is Ada Lovelace's `{bump23}`.", CONTRADICTED),  # a possessive before the sha names the author
+    ("`v1` forks from `{base}`.", VERIFIED),  # the merge base with the mainline
+    ("`v1` forks from `{clone}`.", CONTRADICTED),
+    ("`Makefile` wasn't modified between 2026-01-01 and 2026-01-31.", UNVERIFIED),  # a date range is not modeled
+])
+def test_ancestry_negated_possessives_and_fork_points(repo, go, sentence, expected):
+    result, evidence = verdict(repo, sentence.format(**go))
+    assert result == expected, evidence
+
+
+def test_a_remotes_symbolic_head_is_no_missing_branch(repo, go):
+    result, evidence = verdict(repo, "On `main`; `origin/HEAD` points at `main`.")
+    assert "origin/HEAD" not in evidence and result != CONTRADICTED, evidence
