@@ -167,6 +167,18 @@ def report_words(text: str) -> set[str]:
     return words_of(text) | words_of(bases)
 
 
+def _surface(text: str) -> dict[str, str]:
+    """stem -> the shortest word of the report that has it ("window" for "windows", "airbrake" for "airbrak")."""
+    found: dict[str, str] = {}
+    for word in _WORD_RE.findall(_with_camel_parts(text).lower()):
+        if word in _STOP or len(word) <= 1:
+            continue
+        stem = _stem(word)
+        if stem not in found or len(word) < len(found[stem]):
+            found[stem] = word
+    return found
+
+
 def words_of(text: str) -> set[str]:
     return {_stem(w) for w in _WORD_RE.findall(_with_camel_parts(text).lower()) if w not in _STOP and len(w) > 1}
 
@@ -199,6 +211,7 @@ class Query:
     weights: dict = field(default_factory=dict)  # identifier or literal -> what a diff changing it is worth (rarer: more)
     named_weights: dict = field(default_factory=dict)  # identifier -> what a message naming it is worth
     versions: list[str] = field(default_factory=list)  # releases the report says have the bug (``releases``)
+    surface: dict = field(default_factory=dict)  # stem -> the word as the report wrote it: what a person is shown
 
     @classmethod
     def of(cls, phrasings: list[str]) -> "Query":
@@ -215,7 +228,7 @@ class Query:
         from cc_hooks.record.releases import named_versions
 
         return cls(report_words(text), each, idents[:4], paths, set(_ISSUE_RE.findall(text)), literals[:MAX_LITERALS],
-                   versions=named_versions(text))
+                   versions=named_versions(text), surface=_surface(text))
 
 
 @dataclass
@@ -388,15 +401,15 @@ def _score_text(sha: str, date: str, subject: str, text_words: tuple[set[str], s
                                                          key=lambda found: found[0], default=(0.0, set(), set(), set(), set()))
     if share >= weights.text_floor:
         score += weights.text * share
-        shown = sorted(in_subject, key=lambda w: -idf[w])[:5]
-        if shown:
-            reasons.append("subject shares " + " ".join(shown))
+        said = lambda stems, most: " ".join(query.surface.get(w, w) for w in sorted(stems, key=lambda w: -idf[w])[:most])  # noqa: E731
+        if in_subject:
+            reasons.append("subject shares " + said(in_subject, 5))
         if in_body:
-            reasons.append("body shares " + " ".join(sorted(in_body, key=lambda w: -idf[w])[:4]))
+            reasons.append("body shares " + said(in_body, 4))
         if in_noted - in_subject:
-            reasons.append("changelog entry shares " + " ".join(sorted(in_noted - in_subject, key=lambda w: -idf[w])[:5]))
+            reasons.append("changelog entry shares " + said(in_noted - in_subject, 5))
         if in_tests - in_subject - in_noted:
-            reasons.append("its new tests' names share " + " ".join(sorted(in_tests - in_subject - in_noted, key=lambda w: -idf[w])[:4]))
+            reasons.append("its new tests' names share " + said(in_tests - in_subject - in_noted, 4))
     if not reasons:
         return None
     if _FIXISH_RE.search(subject) or evidence.fix_noted:
@@ -620,4 +633,4 @@ def _score_diffs(root, candidates: list[Candidate], query: Query, idf: dict, tim
         gain = weights.changed_lines * min(1.0, share) / (1 + math.log(1 + len(lines) / weights.changed_lines_size))
         if gain >= 1:
             candidate.score += gain
-            candidate.reasons.append("its changed lines share " + " ".join(sorted(shared, key=lambda w: -idf[w])[:4]))
+            candidate.reasons.append("its changed lines share " + " ".join(query.surface.get(w, w) for w in sorted(shared, key=lambda w: -idf[w])[:4]))

@@ -437,3 +437,15 @@ def test_a_feature_announcement_loses_to_the_change_linked_alike(tmp_path: Path,
     assert [bool(evidence._FEATURE_RE.search(s)) for s in ("feat(pool): resize", "Implement resize", "add missing f-string",
                                                             "Add check for missing parenthesis", "Fix add()", "Support nested tuple unpacking in for loops")] \
         == [True, True, False, False, False, False]
+
+
+def test_the_words_a_person_is_shown_are_the_reports_not_stems(tmp_path):
+    """Issue 44: "subject shares airbrake hook", never "airbrak"."""
+    from cc_hooks.commands.triage import triage
+
+    new_repo(tmp_path)
+    commit_files(tmp_path, "init", {"hooks/airbrake.go": "package hooks\n"})
+    commit_files(tmp_path, "Fix airbrake hook panics on nil errors", {"hooks/airbrake.go": "package hooks\n\nfunc fire(err error) {\n\tif err == nil {\n\t\treturn\n\t}\n}\n"})
+    result = triage(tmp_path, ["the airbrake hook panics when an error field is nil"])
+    shown = " ".join(c.matched_by for c in result.prior)
+    assert "airbrake" in shown and "airbrak " not in shown + " " and "panics" in shown, shown
