@@ -352,8 +352,8 @@ def topic_of(text: str, addresses: list[Address], sha: Optional[str] = None) -> 
     those of the clause naming ``sha`` when that clause has any."""
     plain = text
     if sha:
-        clause = next((c for c in _TOPIC_SPLIT_RE.split(text) if sha in c.lower()), None)
-        if clause is not None and topic_of(clause, addresses):
+        clause = clause_of(text, sha)
+        if clause is not text and topic_of(clause, addresses):
             plain = clause
     for address in addresses:
         plain = plain.replace(f"`{address}`", " ").replace(f"`{address.value}`", " ")

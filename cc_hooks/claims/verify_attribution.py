@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 import re
+from functools import lru_cache
 
 from cc_hooks.claims.context import CommitText, VerifyContext
 from cc_hooks.claims.model import CONTRADICTED, QUEUE, UNVERIFIED, VERIFIED, Claim
@@ -68,31 +69,29 @@ def verify(ctx: VerifyContext, claims: list[Claim]) -> None:
             sha = full.get(assertion.sha or "")
             if sha is None or sha not in texts:
                 continue  # the git verifier reports the missing commit
-            verdict = _about(assertion.target or "", _code_names(ctx, claim, assertion.sha or ""), _merged_work(ctx, texts[sha]), paths=_paths(claim),
-                             versions=_versions(claim, assertion.sha or ""))
-            pending.append((claim, assertion, sha, verdict))
-    doubtful = {sha for _, _, sha, verdict in pending if verdict != VERIFIED}
+            names, versions = _code_names(ctx, claim, assertion.sha or ""), _versions(claim, assertion.sha or "")
+            verdict = _about(assertion.target or "", names, _merged_work(ctx, texts[sha]), paths=_paths(claim), versions=versions)
+            pending.append((claim, assertion, sha, verdict, names, versions))
+    doubtful = {sha for _, _, sha, verdict, _, _ in pending if verdict != VERIFIED}
     diffs = ctx.commit_texts(doubtful, diff=True) if doubtful else {}
     history = None
-    for claim, assertion, sha, verdict in pending:
+    for claim, assertion, sha, verdict, names, versions in pending:
         text = texts[sha]
         if verdict != VERIFIED and sha in diffs:
-            verdict = _about(assertion.target or "", _code_names(ctx, claim, assertion.sha or ""), diffs[sha], with_diff=True, paths=_paths(claim),
-                             versions=_versions(claim, assertion.sha or ""))
+            verdict = _about(assertion.target or "", names, diffs[sha], with_diff=True, paths=_paths(claim), versions=versions)
         label = f'{(assertion.sha or "")} "{_subject(text)}"'
         if verdict == VERIFIED:
             claim.add(f"work of {assertion.sha}", VERIFIED, f"{label} is about {_shown(assertion.target)}", NAME)
             continue
         if history is None:
             history = ctx.history().rows
-        other = _better(assertion.target or "", history, sha, _code_names(ctx, claim, assertion.sha or ""), _versions(claim, assertion.sha or ""))
+        other = _better(assertion.target or "", history, sha, names, versions)
         if other is not None and other[0] in _merged(ctx, text):
             claim.add(f"work of {assertion.sha}", VERIFIED, f'{label} merged {other[0][:7]} "{other[1]}", which is about {_shown(assertion.target)}', NAME)
         elif other is not None:
             claim.add(f"work of {assertion.sha}", CONTRADICTED, f'{label} is not about {_shown(assertion.target)}; {other[0][:7]} "{other[1]}" is', NAME)
-        elif verdict == CONTRADICTED and not _inside(ctx, sha, _code_names(ctx, claim, assertion.sha or ""), text.paths):
-            names = ", ".join(_code_names(ctx, claim, assertion.sha or ""))
-            claim.add(f"work of {assertion.sha}", CONTRADICTED, f"{label} does not touch {names}", NAME)
+        elif verdict == CONTRADICTED and not _inside(ctx, sha, names, text.paths):
+            claim.add(f"work of {assertion.sha}", CONTRADICTED, f"{label} does not touch {', '.join(names)}", NAME)
         elif not any(a.what in _CODE_KINDS and a.sha == assertion.sha for a in claim.assertions):  # else its diff decides
             claim.add(f"work of {assertion.sha}", UNVERIFIED, f"{label}: its message and changes do not clearly say {_shown(assertion.target)}", NAME)
 
@@ -123,18 +122,26 @@ def _inside(ctx: VerifyContext, sha: str, names: list[str], paths: list[str]) ->
 
 def _code_names(ctx: VerifyContext, claim: Claim, sha: str = "") -> list[str]:
     """The code names of the sentence (of the clause naming ``sha``) that are not its branches, tags or paths."""
-    from cc_hooks.claims.statements import clause_of
-
     named = {a.value for a in claim.addresses} | {a.value.rsplit("/", 1)[-1] for a in claim.addresses}
-    found = []
-    for text in ([clause_of(claim.text, sha)] if sha else []) + [claim.text]:  # the commit's clause, when it names any
-        for address in claim.addresses:
-            text = text.replace(f"`{address}`", " ").replace(f"`{address.value}`", " ")
+    for text in _readings(claim, sha):
         qualified = {split_name(q)[1]: q for q in re.findall(r"`([A-Za-z_][\w]*(?:\.|::|#)[A-Za-z_][\w]*)(?:\(\))?`", text) if split_name(q)[0]}
         found = [qualified.get(n, n) for n in identifiers(text) if n not in named and ctx.resolve_ref(n) is None]
         if found:
-            break
-    return found
+            return found
+    return []
+
+
+def _readings(claim: Claim, sha: str) -> list[str]:
+    """The clause naming ``sha``, then the whole sentence, without its addresses: what the sentence says of
+    that commit is read from its own clause when the clause says it (a sentence may name several commits)."""
+    from cc_hooks.claims.statements import clause_of
+
+    texts = []
+    for text in ([clause_of(claim.text, sha)] if sha else []) + [claim.text]:
+        for address in claim.addresses:
+            text = text.replace(f"`{address}`", " ").replace(f"`{address.value}`", " ")
+        texts.append(text)
+    return texts
 
 
 def _paths(claim: Claim) -> list[str]:
@@ -186,20 +193,20 @@ _VERSION_RE = re.compile(r"(?<![\w.])v?\d+\.\d+(?:\.\d+)*(?![\w.]*\d)")
 def _versions(claim: Claim, sha: str = "") -> list[str]:
     """The version numbers the sentence gives for the work ("bumped the minimum to 1.23"), not its tags:
     those of the clause that names the commit."""
-    from cc_hooks.claims.statements import clause_of
-
-    found = []
-    for text in ([clause_of(claim.text, sha)] if sha else []) + [claim.text]:  # the commit's clause, when it gives any
-        for address in claim.addresses:
-            text = text.replace(f"`{address}`", " ").replace(f"`{address.value}`", " ")
+    for text in _readings(claim, sha):
         found = [v.lstrip("v") for v in _VERSION_RE.findall(text)]
         if found:
-            break
-    return found
+            return found
+    return []
 
 
 def _says_version(message: str, version: str) -> bool:
-    return re.search(r"(?<![\w.])v?" + re.escape(version) + r"(?![\w]|\.\d)", message) is not None
+    return _version_said(version).search(message) is not None
+
+
+@lru_cache(maxsize=256)
+def _version_said(version: str) -> "re.Pattern[str]":
+    return re.compile(r"(?<![\w.])v?" + re.escape(version) + r"(?![\w]|\.\d)")
 
 
 _RELEASE_WORDS = frozenset(significant_words("release released version bump changelog merge merged tag"))

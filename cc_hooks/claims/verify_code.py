@@ -98,7 +98,7 @@ def _one_side(ctx, a: Assertion, diff: CommitText, added: bool) -> tuple[str, st
     if other and added:
         return UNVERIFIED, f"{_label(diff)} adds {name} in {where[0]}, but {other} already had it: where it came from is not checked"
     if other:
-        later = _last_removal(ctx, a.detail, diff.sha)
+        later = last_removal(ctx, a.detail, diff.sha)
         said = f"{_label(diff)} removes {name} from {where[0]}, but {other} still has it after that commit"
         if later:
             said += f"; {later} removed the last of it"
@@ -118,7 +118,7 @@ def _renamed(ctx, a: Assertion, diff: CommitText) -> tuple[str, str]:
     return CONTRADICTED, f"{_label(diff)} {missing}"
 
 
-def _last_removal(ctx, name: str, since: str) -> str:
+def last_removal(ctx, name: str, since: str) -> str:
     """The commit after ``since`` whose removal left HEAD's code without the name ('sha "subject"'), or ""."""
     if code_at(ctx, "HEAD", name):
         return ""
@@ -189,8 +189,9 @@ def find_code(ctx, rev: str, name: str, scope: Optional[str] = None) -> tuple[st
         return "", ""
     if not qualifier:
         return f"{hits[0][0]}:{hits[0][1]}", ""
+    around = whole_name(qualifier)
     for path, number, text in hits:
-        if whole_name(qualifier).search(text) or _named_after(path, qualifier):
+        if around.search(text) or _named_after(path, qualifier):
             return f"{path}:{number}", ""
     files = list(dict.fromkeys(path for path, _, _ in hits))[:50]
     naming = ctx.git("--literal-pathspecs", "grep", "-l", "-w", "-F", "-e", qualifier, rev, "--", *files, check=False)

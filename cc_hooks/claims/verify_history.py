@@ -186,7 +186,7 @@ def _changed_since(ctx, a: Assertion, commits, texts, blobs):
     if path != a.target:
         a = Assertion(a.what, a.negated, path, a.sha, a.detail, a.line)
     if re.fullmatch(r"\d{4}(?:-\d{2})?", point):
-        return (label, *_changed_in_period(ctx, a, point))
+        return (label, *_changed_in_period(ctx, a, point, tracked))
     if re.fullmatch(r"\d{4}-\d{2}-\d{2}", point):
         bound = [f"--since={point}T23:59:59", "HEAD"]
         named = point
@@ -207,7 +207,7 @@ def _changed_since(ctx, a: Assertion, commits, texts, blobs):
     return label, VERIFIED if a.negated else CONTRADICTED, fact
 
 
-def _changed_in_period(ctx, a: Assertion, period: str) -> tuple[str, str]:
+def _changed_in_period(ctx, a: Assertion, period: str, tracked: bool) -> tuple[str, str]:
     """"hasn't changed since 2024" / "since June 2024": changed after the period is over disproves it,
     no change since it began proves it; changes within it only leave it open."""
     year, _, month = period.partition("-")
@@ -221,7 +221,7 @@ def _changed_in_period(ctx, a: Assertion, period: str) -> tuple[str, str]:
         sha, subject, date = after.split("")
         return (CONTRADICTED if a.negated else VERIFIED), f'{a.target} was changed after {period} by {_short(sha)} "{subject}" ({date})'
     within = ctx.git("log", "--format=%H", "-1", f"--since={start}T00:00:00", "HEAD", "--", a.target or "", check=False).strip()
-    if not within and not ctx.place(a.target or ""):
+    if not within and not tracked:
         return UNVERIFIED, f"{a.target} is not a path at HEAD (nor the base name of one): what changed since {period} is not checked"
     if within:
         return UNVERIFIED, f"{a.target} was changed during {period} ({_short(within)}), not after: whether that counts as since is not checked"

@@ -113,9 +113,7 @@ def _judge(ctx: VerifyContext, claim: Claim, date: str, commits: History, named:
         return
     if claim.done:
         claim.add("queue item", UNVERIFIED, f"no commit on HEAD references it or matches its words ({len(commits)} searched)", NAME)
-    elif _ASK_RE.match(_work_text(claim)):
-        claim.add("queue item", UNVERIFIED, "a question or decision for people: no commit can show it", NAME)
-    else:  # absence of a landing proves nothing: the work may have landed under other words or elsewhere
+    else:  # absence of a landing proves nothing (questions were answered before any landing was looked for)
         claim.add("queue item", UNVERIFIED, f"pending as far as git shows: no landing found among {len(commits)} commits", NAME)
 
 
@@ -127,12 +125,14 @@ def _judge_code_item(ctx: VerifyContext, claim: Claim, commits: History) -> bool
     """A pending "Add `name`" / "Backport `name` to `b`" / "Drop `name`" is judged by the code it names, on
     the branch it names or HEAD: what is to be added and is nowhere there is pending; what is to be
     dropped and a commit of the history searched removed the last of is done (that commit is named)."""
-    from cc_hooks.claims.verify_code import _last_removal, find_code
+    from cc_hooks.claims.verify_code import last_removal, find_code
 
+    if claim.done:
+        return False
     work = _work_text(claim)
     adding, dropping = _ADD_ITEM_RE.match(work) is not None, _REMOVAL_RE.match(work) is not None
-    names = [n for n in _item_code_names(claim.text) if dropping or "/" not in n]  # "Add `src/x`": a path, not code
-    if claim.done or not names or not (adding or dropping):
+    names = [n for n in _item_code_names(claim.text) if dropping or "/" not in n] if adding or dropping else []
+    if not names:  # "Add `src/x`": a path, not code
         return False
     onto = _ONTO_RE.search(claim.text)
     ref = ctx.resolve_ref(onto.group("ref")) if onto and adding else None
@@ -144,7 +144,7 @@ def _judge_code_item(ctx: VerifyContext, claim: Claim, commits: History) -> bool
         return True
     if dropping and all(not where and not loose for _, where, loose in found):
         oldest = commits.rows[-1][0] if commits.rows else None
-        last = _last_removal(ctx, names[0], oldest) if oldest else ""
+        last = last_removal(ctx, names[0], oldest) if oldest else ""
         if not last:
             return False  # never in the code searched: the name may be wrong, and the words decide
         claim.add("queue item", CONTRADICTED, f"already done: no code at HEAD has `{names[0]}`; {last} removed the last of it", NAME)

@@ -329,10 +329,9 @@ def _judged(prior: list["PriorCause"]) -> list["PriorCause"]:
     """The causes the verdict speaks for: the record's own and the first ranked commit (the runners-up
     are leads; a gone one is named beside the verdict, ``TriageResult.gone_leads``). A revert found as a
     candidate fixed nothing: what it undid is judged as that commit's fix."""
-    return [c for c in prior if c.rank in (None, 1) and not (c.source == "commit" and _REVERT_SUBJECT_RE.match(c.cause))]
+    from cc_hooks.record.reverts import is_revert
 
-
-_REVERT_SUBJECT_RE = re.compile(r'^Revert\s+"')
+    return [c for c in prior if c.rank in (None, 1) and not (c.source == "commit" and is_revert(c.cause))]
 
 
 def _nothing_to_lose(cause: "PriorCause") -> bool:

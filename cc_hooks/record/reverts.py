@@ -16,6 +16,11 @@ _THIS_REVERTS_RE = re.compile(r"This reverts commit ([0-9a-f]{7,40})", re.I)
 _REVERT_SUBJECT_RE = re.compile(r'^Revert\s+"(.*)"\s*$')
 
 
+def is_revert(subject: str) -> bool:
+    """A subject git wrote for a revert (`Revert "<subject>"`)."""
+    return re.match(r'Revert\s+"', subject.strip()) is not None
+
+
 def reverted(root, shas: Iterable[str], timeout: float = 30.0) -> dict[str, tuple[str, str]]:
     """Full sha -> (the reverting commit's full sha, its subject), for each of ``shas`` (full shas of
     HEAD's history) that HEAD's history reverted and did not restore."""
